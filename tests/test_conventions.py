@@ -1,0 +1,127 @@
+"""The book's conventions (CONTRIBUTING.md), checked on every chapter and on mllib itself."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+CHAPTERS = sorted((ROOT / "chapters").glob("*.ipynb"))
+CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text())
+
+
+def toc_files():
+    def walk(node):
+        if isinstance(node, dict):
+            if "file" in node:
+                yield node["file"]
+            for value in node.values():
+                yield from walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                yield from walk(item)
+
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    return [toc["root"], *walk(toc.get("parts", toc.get("chapters", [])))]
+
+
+def load(path):
+    return json.loads(path.read_text())
+
+
+def sources(nb, cell_type):
+    return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == cell_type]
+
+
+def test_there_are_chapters():
+    assert CHAPTERS, "no notebooks found in chapters/"
+
+
+def test_toc_and_chapters_agree():
+    listed = toc_files()
+    for entry in listed:
+        assert any((ROOT / f"{entry}{ext}").exists() for ext in ("", ".md", ".ipynb")), f"{entry} is in _toc.yml but missing"
+    chapter_entries = {e for e in listed if e.startswith("chapters/")}
+    on_disk = {f"chapters/{p.stem}" for p in CHAPTERS}
+    assert on_disk == chapter_entries, f"not in _toc.yml: {on_disk - chapter_entries}; listed but absent: {chapter_entries - on_disk}"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
+class TestChapter:
+    def test_name_is_number_and_slug(self, path):
+        assert re.fullmatch(r"\d\d-[a-z0-9]+(-[a-z0-9]+)*\.ipynb", path.name)
+
+    def test_outputs_are_cleared(self, path):
+        for cell in load(path)["cells"]:
+            if cell["cell_type"] == "code":
+                assert cell["outputs"] == [] and cell["execution_count"] is None, (
+                    f"{path.name}: clear outputs with `jupyter nbconvert --clear-output --inplace {path}`"
+                )
+
+    def test_first_cell_installs_mllib_on_colab_from_the_configured_repository(self, path):
+        first = load(path)["cells"][0]
+        source = "".join(first["source"])
+        assert "remove-cell" in first["metadata"].get("tags", [])
+        assert '"google.colab" in sys.modules' in source
+        assert f"git+{CONFIG['repository']['url']}" in source
+
+    def test_imports_mllib_and_uses_the_book_style(self, path):
+        code = "\n".join(sources(load(path), "code"))
+        assert re.search(r"^\s*(from|import)\s+mllib", code, re.M)
+        assert "set_style()" in code
+
+    def test_has_every_part_of_the_anatomy(self, path):
+        nb = load(path)
+        markdown = "\n".join(sources(nb, "markdown"))
+        code = "\n".join(sources(nb, "code"))
+        assert re.search(r"```\{prf:(theorem|lemma|proposition)\}", markdown), "a stated result"
+        assert "```{prf:proof}" in markdown, "a proof"
+        assert re.search(r"\$\$ \(eq-[a-z0-9-]+\)", markdown), "a labelled equation"
+        assert "show_source(" in code, "the implementation shown next to the derivation"
+        assert len(re.findall(r"\bassert\b|np\.testing\.assert", code)) >= 10, "numerical checks"
+        assert markdown.count("```{exercise-start}") >= 3, "exercises"
+        assert markdown.count("```{solution-start}") == markdown.count("```{exercise-start}"), "a solution per exercise"
+        assert markdown.count(":class: dropdown") >= markdown.count("```{solution-start}"), "solutions in dropdowns"
+        assert "## Summary" in markdown and "{cite}" in markdown, "summary and references"
+
+    def test_every_figure_has_a_caption_name_and_alt_text(self, path):
+        for cell in load(path)["cells"]:
+            source = "".join(cell["source"])
+            if cell["cell_type"] == "code" and "plt.show()" in source and "def " not in source.split("plt.show()")[0].splitlines()[0]:
+                meta = cell["metadata"].get("mystnb", {})
+                if "interact(" in source:
+                    continue  # interactive demos sit next to a captioned static figure
+                assert meta.get("figure", {}).get("caption"), f"{path.name}: figure without caption:\n{source[:200]}"
+                assert meta["figure"].get("name", "").startswith("fig-")
+                assert meta.get("image", {}).get("alt"), f"{path.name}: figure without alt text"
+
+    def test_labels_carry_the_chapter_prefix(self, path):
+        text = "\n".join(sources(load(path), "markdown"))
+        labels = re.findall(r"\$\$ \((eq-[^)]+)\)|:label: (\S+)", text)
+        prefixes = {next(filter(None, pair)).split("-")[1] for pair in labels}
+        assert len(prefixes) == 1, f"labels should share one chapter prefix, found {prefixes}"
+
+    def test_no_global_random_seed(self, path):
+        assert "np.random.seed" not in "\n".join(sources(load(path), "code"))
+
+
+def test_mllib_never_forms_an_explicit_inverse_or_seeds_globally():
+    for path in (ROOT / "mllib").rglob("*.py"):
+        text = path.read_text()
+        assert not re.search(r"\binv\(", text), f"{path}: solve a system instead of forming an inverse"
+        assert "np.random.seed" not in text, f"{path}: use check_random_state(random_state)"
+
+
+def test_requirements_keep_jupyter_book_1():
+    text = (ROOT / "requirements.txt").read_text()
+    assert re.search(r"^jupyter-book>=1\.0\.4,<2", text, re.M)
+    assert re.search(r"^-e \.$", text, re.M), "requirements.txt must install mllib itself"
+
+
+def test_config_makes_failing_cells_fail_the_build():
+    execute = CONFIG["execute"]
+    assert execute["raise_on_error"] is True and execute["allow_errors"] is False
+    assert CONFIG["only_build_toc_files"] is True
+    assert CONFIG["repository"]["branch"] == "main"
