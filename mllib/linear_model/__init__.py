@@ -1,0 +1,3 @@
+"""Linear models, with scikit-learn's names, parameters and objectives (see the notation page)."""
+
+__all__ = []
