@@ -1,0 +1,296 @@
+"""The PDF edition of the book: structure that the LaTeX builder does not give by itself.
+
+Everything here runs for the LaTeX builder only; the website is not touched. It works on
+the single document the LaTeX builder assembles from the whole table of contents, so it
+applies to every chapter without knowing any of them.
+
+- **Numbers with the chapter**: LaTeX numbers equations and figures per chapter (3.1, 3.2);
+  theorems, lemmas and exercises get their numbers from Sphinx, which counts them through
+  the whole book. Give them chapter numbers too ("Theorem 3.2", "Exercise 3.1"), in the
+  boxes and in every reference to them.
+- **Proofs** get a "Proof" title bar (sphinx-proof leaves it empty in LaTeX).
+- **Outputs that print nothing** in LaTeX (a widget's view, which the PDF drops instead of
+  printing its text repr, see ``nb_mime_priority_overrides``) leave no empty output box.
+- **Front matter**: the text of the root page becomes an unnumbered chapter after the
+  contents, its sections unnumbered headings (not bold paragraphs), and a heading whose
+  only content was the web table of contents is dropped. Pages are numbered i, ii, ...
+  until the first part, then 1, 2, ...
+- **Solutions** move to an appendix, one section per chapter, because print cannot fold
+  them away as the website's dropdowns do: a reader should be able to try an exercise
+  before seeing its solution. Each exercise says on which page its solution is, and each
+  solution's title links back to its exercise.
+- **Back matter**: the page holding the bibliography becomes an unnumbered chapter, after
+  the appendix; a part that holds nothing else is only a contents heading, not a part page.
+- The title page's back (see ``_latex/pdfedition.sty``) names the repository, the commit
+  the book was built from and the licence, all taken from ``_config.yml`` and git.
+"""
+
+import re
+import subprocess
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.transforms.post_transforms import SphinxPostTransform
+
+
+def _is_latex(app):
+    return app.builder.format == "latex"
+
+
+# --- Chapter numbers for theorems, exercises, ... ------------------------------------------
+
+
+class ChapterNumbers(SphinxPostTransform):
+    """Renumber Sphinx's figure-like counters within each chapter, prefixed by its number.
+
+    Runs first among the post-transforms, before references and box titles read the numbers.
+    The environment was pickled before the write phase, so the website is unaffected.
+    """
+
+    default_priority = 1
+    builders = ("latex",)
+
+    def run(self):
+        env = self.env
+        if getattr(env, "pdf_edition_numbered", False):
+            return
+        env.pdf_edition_numbered = True
+        back_matter = _bibliography_docs(env)
+        chapters = [doc for doc in env.toctree_includes.get(self.config.root_doc, []) if doc not in back_matter]
+        for chapter_number, chapter in enumerate(chapters, 1):
+            docs = [chapter, *_descendants(env, chapter)]
+            figtypes = {figtype for doc in docs for figtype in env.toc_fignumbers.get(doc, {})}
+            for figtype in figtypes:
+                entries = sorted(
+                    (number, doc, node_id)
+                    for doc in docs
+                    for node_id, number in env.toc_fignumbers.get(doc, {}).get(figtype, {}).items()
+                )
+                for k, (_, doc, node_id) in enumerate(entries, 1):
+                    env.toc_fignumbers[doc][figtype][node_id] = (chapter_number, k)
+
+
+def _descendants(env, docname):
+    for child in env.toctree_includes.get(docname, []):
+        yield child
+        yield from _descendants(env, child)
+
+
+# --- Proof titles ---------------------------------------------------------------------------
+
+
+def _title_proofs(doctree):
+    for box in list(doctree.findall(nodes.admonition)):
+        if "proof" not in box["classes"] or isinstance(box.children[0], nodes.title):
+            continue
+        box.insert(0, nodes.title("", "Proof"))
+        para = box.next_node(nodes.paragraph)
+        if para is not None and para.children and isinstance(para[0], nodes.Text):
+            text = para[0].astext()
+            if text.startswith("Proof. "):
+                para.replace(para[0], nodes.Text(text[len("Proof. "):]))
+
+
+# --- Outputs that print nothing ------------------------------------------------------------
+
+
+def _prints_in_latex(node):
+    if isinstance(node, nodes.raw):
+        return "latex" in node.get("format", "").split()
+    if isinstance(node, nodes.Text):
+        return bool(node.strip())
+    return isinstance(node, nodes.image) or any(_prints_in_latex(child) for child in node.children)
+
+
+def _drop_empty_outputs(doctree):
+    """Remove cell outputs with nothing for LaTeX (a widget, HTML only): an empty output box."""
+    from sphinx_jupyterbook_latex.nodes import CellOutput
+
+    for output in list(doctree.findall(CellOutput)):
+        if not _prints_in_latex(output):
+            output.parent.remove(output)
+
+
+# --- Front matter ---------------------------------------------------------------------------
+
+
+def _raw(latex):
+    return nodes.raw("", latex + "\n", format="latex")
+
+
+def _front_matter(app, doctree):
+    from sphinx_jupyterbook_latex.nodes import HiddenCellNode, RootHeader
+
+    root = next((s for s in doctree.children if isinstance(s, nodes.section)), None)
+    if root is None:
+        return
+    content = [c for c in root.children if not isinstance(c, (nodes.title, HiddenCellNode))]
+    for here, after in zip(content, content[1:] + [None]):
+        if isinstance(here, RootHeader) and (after is None or isinstance(after, RootHeader)):
+            root.remove(here)  # a heading with nothing under it (it held the web contents)
+    if any(not isinstance(c, (nodes.title, HiddenCellNode, RootHeader)) for c in root.children):
+        title = app.config.pdf_front_matter_title
+        at = 1 if root.children and isinstance(root[0], nodes.title) else 0
+        root.insert(at, _raw(r"\pdfeditionfrontmatter{%s}" % _escape(title)))
+    main = next((c for c in doctree.children if c.next_node(addnodes.start_of_file)), None)
+    if main is not None:
+        doctree.insert(doctree.index(main), _raw(r"\pdfeditionmainmatter"))
+
+
+def _visit_root_header(self, node):
+    self.body.append("\n\\section*{")
+
+
+def _depart_root_header(self, node):
+    self.body.append("}\n")
+
+
+# --- Solutions appendix and back matter ------------------------------------------------------
+
+
+def _documents_of(doctree, condition):
+    """Map each node satisfying ``condition`` to the document it came from.
+
+    (Walk down, not up: the LaTeX builder inlines documents without updating parent links.)
+    """
+    owner = {}
+    for included in doctree.findall(addnodes.start_of_file):
+        for node in included.findall(condition):
+            owner[node] = included["docname"]  # pre-order: an inner document wins
+    return owner
+
+
+def _solutions_appendix(app, doctree):
+    from sphinx_exercise.nodes import is_exercise_node, solution_node
+
+    env = app.env
+    registry = getattr(env, "sphinx_exercise_registry", {})
+    exercises = {node["label"]: node for node in doctree.findall(is_exercise_node)}
+    by_chapter = {}
+    for solution, chapter in _documents_of(doctree, solution_node).items():
+        solution.parent.remove(solution)
+        by_chapter.setdefault(chapter, []).append(solution)
+        exercise = exercises.get(solution["target_label"])
+        if exercise is not None:
+            target = "%s:%s" % (registry[solution["target_label"]]["docname"], solution["label"])
+            exercise += nodes.paragraph(
+                "", "", nodes.raw("", r"\hfill\hyperref[%s]{Solution on page~\pageref*{%s}}" % (target, target),
+                                  format="latex"))
+    if not by_chapter:
+        return None
+    appendix = nodes.section(ids=["pdf-edition-solutions"])
+    appendix += nodes.title("", app.config.pdf_solutions_title)
+    appendix += nodes.paragraph("", app.config.pdf_solutions_intro)
+    for chapter, solutions in by_chapter.items():
+        title = env.titles[chapter].astext()
+        # docname and names make this section the solutions' "parent document" for the
+        # extensions that look one up (sphinx-proof, sphinx-exercise); start_of_file keeps
+        # LaTeX labels inside the solutions (figures, equations) those of their chapter.
+        section = nodes.section(ids=["pdf-edition-solutions-" + nodes.make_id(chapter)],
+                                names=[title.lower()], docname=chapter)
+        section += nodes.title("", title)
+        moved = addnodes.start_of_file(docname=chapter)
+        moved.extend(solutions)
+        section += moved
+        appendix += section
+    return appendix
+
+
+def _bibliography_docs(env):
+    domain = env.get_domain("cite")
+    return {key.docname for key in getattr(domain, "bibliographies", {})}
+
+
+def _back_matter(app, doctree, appendix):
+    back = [sof for sof in doctree.findall(addnodes.start_of_file)
+            if sof["docname"] in _bibliography_docs(app.env)]
+    if back:
+        first = back[0]
+        container = first.parent
+        at = container.index(first)
+        part = container.parent
+        siblings = [c for c in container.children if isinstance(c, addnodes.start_of_file)]
+        if (isinstance(part, nodes.section) and part.children and isinstance(part[0], nodes.title)
+                and all(s in back for s in siblings) and part.get("docname") not in app.env.all_docs):
+            # a part made of back matter only: a contents heading instead of a part page
+            caption = part[0].astext()
+            part.remove(part[0])
+            part.insert(0, _raw(r"\pdfeditionbackmatterpart{%s}" % _escape(caption)))
+        new = [_raw(r"\appendix"), appendix] if appendix is not None else []
+        container[at:at] = new + [_raw(r"\pdfeditionbackmatter")]
+    elif appendix is not None:
+        last = list(doctree.findall(addnodes.start_of_file))[-1]
+        container = last.parent
+        at = container.index(last) + 1
+        container[at:at] = [_raw(r"\appendix"), appendix]
+
+
+# --- Title page data ------------------------------------------------------------------------
+
+_LATEX_SPECIALS = {c: "\\" + c for c in "&%$#_{}"}
+_LATEX_SPECIALS.update({"~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}"})
+
+
+def _escape(text):
+    return "".join(_LATEX_SPECIALS.get(c, c) for c in text)
+
+
+def _git(*args, cwd):
+    try:
+        return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
+                              check=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def _title_page_macros(app, config):
+    options = config.html_theme_options or {}
+    commit = _git("rev-parse", "--short", "HEAD", cwd=app.srcdir)
+    build = ""
+    if commit:
+        dirty = _git("status", "--porcelain", "--untracked-files=no", cwd=app.srcdir)
+        build = "Built from commit %s%s." % (commit, " with uncommitted changes" if dirty else "")
+    licence = re.sub(r"<[^>]+>", "", options.get("extra_footer", "")).strip()
+    macros = {
+        "pdfeditionsubtitle": _escape(config.pdf_subtitle),
+        "pdfeditionrepository": options.get("repository_url", ""),
+        "pdfeditionbuild": _escape(build),
+        "pdfeditionlicence": _escape(licence),
+    }
+    definitions = "".join("\\newcommand{\\%s}{%s}\n" % item for item in macros.items())
+    config.latex_elements["preamble"] = definitions + config.latex_elements.get("preamble", "")
+
+
+# --- Wiring ---------------------------------------------------------------------------------
+
+
+def _restructure(app, doctree, docname):
+    if not _is_latex(app) or docname != app.config.root_doc:
+        return
+    _title_proofs(doctree)
+    _drop_empty_outputs(doctree)
+    _front_matter(app, doctree)
+    _back_matter(app, doctree, _solutions_appendix(app, doctree))
+
+
+def _latex_visitors(app):
+    if _is_latex(app):
+        from sphinx_jupyterbook_latex.nodes import RootHeader
+
+        app.add_node(RootHeader, override=True, latex=(_visit_root_header, _depart_root_header))
+
+
+def setup(app):
+    app.add_config_value("pdf_subtitle", "", "", str)
+    app.add_config_value("pdf_front_matter_title", "About this book", "", str)
+    app.add_config_value("pdf_solutions_title", "Solutions to the exercises", "", str)
+    app.add_config_value(
+        "pdf_solutions_intro",
+        "The worked solutions, chapter by chapter. Their code ran during the build, like every "
+        "other cell of the book; each solution's title links back to its exercise.",
+        "", str)
+    app.add_post_transform(ChapterNumbers)
+    app.connect("config-inited", _title_page_macros)
+    app.connect("builder-inited", _latex_visitors)
+    app.connect("doctree-resolved", _restructure)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
