@@ -205,6 +205,7 @@ def main(argv=None):
     if args.pages and shutil.which("pdftoppm"):
         render_previews(pdf, page_texts(pdf), args.pages)
         print(f"page previews in {args.pages}/")
+    problems = list(dict.fromkeys(problems))  # the same glyph or repr in input and output
     for problem in problems:
         print("PROBLEM:", problem)
     print(f"{len(problems)} problem(s) found" if problems else "PDF checks passed")

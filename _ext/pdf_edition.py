@@ -9,6 +9,8 @@ applies to every chapter without knowing any of them.
   the whole book. Give them chapter numbers too ("Theorem 3.2", "Exercise 3.1"), in the
   boxes and in every reference to them.
 - **Proofs** get a "Proof" title bar (sphinx-proof leaves it empty in LaTeX).
+- **Figures inside boxes** (a plot in a solution, say) stay in place instead of floating,
+  which LaTeX cannot do out of a box.
 - **Outputs that print nothing** in LaTeX (a widget's view, which the PDF drops instead of
   printing its text repr, see ``nb_mime_priority_overrides``) leave no empty output box.
 - **Front matter**: the text of the root page becomes an unnumbered chapter after the
@@ -18,7 +20,9 @@ applies to every chapter without knowing any of them.
 - **Solutions** move to an appendix, one section per chapter, because print cannot fold
   them away as the website's dropdowns do: a reader should be able to try an exercise
   before seeing its solution. Each exercise says on which page its solution is, and each
-  solution's title links back to its exercise.
+  solution on which page its exercise is.
+- **Parts** read as on the website: the caption alone, without LaTeX's "Part II" (a caption
+  such as "Part 1: Linear models" numbers itself).
 - **Back matter**: the page holding the bibliography becomes an unnumbered chapter, after
   the appendix; a part that holds nothing else is only a contents heading, not a part page.
 - The title page's back (see ``_latex/pdfedition.sty``) names the repository, the commit
@@ -160,6 +164,11 @@ def _documents_of(doctree, condition):
     return owner
 
 
+def _page_link(label, what):
+    link = r"\hfill\hyperref[%s]{%s on page~\pageref*{%s}}" % (label, what, label)
+    return nodes.paragraph("", "", nodes.raw("", link, format="latex"))
+
+
 def _solutions_appendix(app, doctree):
     from sphinx_exercise.nodes import is_exercise_node, solution_node
 
@@ -171,11 +180,10 @@ def _solutions_appendix(app, doctree):
         solution.parent.remove(solution)
         by_chapter.setdefault(chapter, []).append(solution)
         exercise = exercises.get(solution["target_label"])
-        if exercise is not None:
-            target = "%s:%s" % (registry[solution["target_label"]]["docname"], solution["label"])
-            exercise += nodes.paragraph(
-                "", "", nodes.raw("", r"\hfill\hyperref[%s]{Solution on page~\pageref*{%s}}" % (target, target),
-                                  format="latex"))
+        if exercise is not None:  # labels as sphinx-exercise writes them in LaTeX
+            there = "%s:%s" % (registry[solution["target_label"]]["docname"], solution["label"])
+            exercise += _page_link(there, "Solution")
+            solution += _page_link("exercise:" + solution["target_label"], "Exercise")
     if not by_chapter:
         return None
     appendix = nodes.section(ids=["pdf-edition-solutions"])
@@ -201,28 +209,42 @@ def _bibliography_docs(env):
     return {key.docname for key in getattr(domain, "bibliographies", {})}
 
 
+def _part_headings(app, doctree):
+    """Parts as the website shows them: the caption alone, no "Part II" (a caption may carry
+    its own number); a part holding only back matter is a contents heading, not a page.
+
+    The part sections are those sphinx-jupyterbook-latex makes from the captions of the
+    table of contents: documents of their own, named after the caption.
+    """
+    back = _bibliography_docs(app.env)
+    for included in doctree.findall(addnodes.start_of_file):
+        part = included.children[0] if included.children else None
+        if included["docname"] in app.env.all_docs or not isinstance(part, nodes.section):
+            continue
+        if not (part.children and isinstance(part[0], nodes.title)):
+            continue
+        chapters = [c["docname"] for wrapper in part.children if isinstance(wrapper, nodes.compound)
+                    for c in wrapper.children if isinstance(c, addnodes.start_of_file)]
+        command = "pdfeditionbackmatterpart" if chapters and set(chapters) <= back else "pdfeditionpart"
+        caption = part[0].astext()
+        part.remove(part[0])
+        part.insert(0, _raw(r"\%s{%s}" % (command, _escape(caption))))
+
+
 def _back_matter(app, doctree, appendix):
+    """The appendix (if any), then the bibliography's page as an unnumbered chapter."""
     back = [sof for sof in doctree.findall(addnodes.start_of_file)
             if sof["docname"] in _bibliography_docs(app.env)]
     if back:
-        first = back[0]
-        container = first.parent
-        at = container.index(first)
-        part = container.parent
-        siblings = [c for c in container.children if isinstance(c, addnodes.start_of_file)]
-        if (isinstance(part, nodes.section) and part.children and isinstance(part[0], nodes.title)
-                and all(s in back for s in siblings) and part.get("docname") not in app.env.all_docs):
-            # a part made of back matter only: a contents heading instead of a part page
-            caption = part[0].astext()
-            part.remove(part[0])
-            part.insert(0, _raw(r"\pdfeditionbackmatterpart{%s}" % _escape(caption)))
-        new = [_raw(r"\appendix"), appendix] if appendix is not None else []
+        container = back[0].parent
+        at = container.index(back[0])
+        new = [_raw(r"\pdfeditionappendix"), appendix] if appendix is not None else []
         container[at:at] = new + [_raw(r"\pdfeditionbackmatter")]
     elif appendix is not None:
         last = list(doctree.findall(addnodes.start_of_file))[-1]
         container = last.parent
         at = container.index(last) + 1
-        container[at:at] = [_raw(r"\appendix"), appendix]
+        container[at:at] = [_raw(r"\pdfeditionappendix"), appendix]
 
 
 # --- Title page data ------------------------------------------------------------------------
@@ -270,14 +292,44 @@ def _restructure(app, doctree, docname):
     _title_proofs(doctree)
     _drop_empty_outputs(doctree)
     _front_matter(app, doctree)
+    _part_headings(app, doctree)
     _back_matter(app, doctree, _solutions_appendix(app, doctree))
 
 
-def _latex_visitors(app):
-    if _is_latex(app):
-        from sphinx_jupyterbook_latex.nodes import RootHeader
+def _without_floats(visit, depart):
+    """Wrap a box's LaTeX visitors so that figures inside it are placed "H", not floated.
 
-        app.add_node(RootHeader, override=True, latex=(_visit_root_header, _depart_root_header))
+    A float cannot leave a box ("LaTeX Error: Not in outer par mode"). Sphinx's own
+    admonitions count themselves in ``no_latex_floats``; sphinx-proof's and
+    sphinx-exercise's boxes do not, so a figure in a theorem, exercise or solution stops
+    the PDF build.
+    """
+    def counted_visit(self, node):
+        visit(self, node)  # counted after: a visitor that skips the node has no depart
+        self.no_latex_floats += 1
+
+    def counted_depart(self, node):
+        depart(self, node)
+        self.no_latex_floats -= 1
+
+    return counted_visit, counted_depart
+
+
+def _latex_visitors(app):
+    if not _is_latex(app):
+        return
+    import sphinx_exercise.nodes
+    import sphinx_proof.nodes
+    from sphinx_jupyterbook_latex.nodes import RootHeader
+
+    app.add_node(RootHeader, override=True, latex=(_visit_root_header, _depart_root_header))
+    handlers = app.registry.translation_handlers.get("latex", {})
+    for module in (sphinx_proof.nodes, sphinx_exercise.nodes):
+        for box in vars(module).values():
+            if isinstance(box, type) and issubclass(box, nodes.Admonition) and box.__name__ in handlers:
+                visit, depart = handlers[box.__name__]
+                if visit is not None and depart is not None:
+                    handlers[box.__name__] = _without_floats(visit, depart)
 
 
 def setup(app):
@@ -286,8 +338,8 @@ def setup(app):
     app.add_config_value("pdf_solutions_title", "Solutions to the exercises", "", str)
     app.add_config_value(
         "pdf_solutions_intro",
-        "The worked solutions, chapter by chapter. Their code ran during the build, like every "
-        "other cell of the book; each solution's title links back to its exercise.",
+        "The worked solutions, chapter by chapter, each with the page of its exercise. Their "
+        "code ran during the build, like every other cell of the book.",
         "", str)
     app.add_post_transform(ChapterNumbers)
     app.connect("config-inited", _title_page_macros)
