@@ -8,7 +8,8 @@ applies to every chapter without knowing any of them.
   theorems, lemmas and exercises get their numbers from Sphinx, which counts them through
   the whole book. Give them chapter numbers too ("Theorem 3.2", "Exercise 3.1"), in the
   boxes and in every reference to them.
-- **Proofs** get a "Proof" title bar (sphinx-proof leaves it empty in LaTeX).
+- **Proofs** get a "Proof" title bar (sphinx-proof leaves it empty in LaTeX) and end with
+  a square.
 - **Figures inside boxes** (a plot in a solution, say) stay in place instead of floating,
   which LaTeX cannot do out of a box.
 - **Outputs that print nothing** in LaTeX (a widget's view, which the PDF drops instead of
@@ -93,6 +94,11 @@ def _title_proofs(doctree):
             text = para[0].astext()
             if text.startswith("Proof. "):
                 para.replace(para[0], nodes.Text(text[len("Proof. "):]))
+        end = nodes.raw("", r"\nobreak\hfill\ensuremath{\square}", format="latex")
+        if isinstance(box[-1], nodes.paragraph):
+            box[-1] += end
+        else:
+            box += nodes.paragraph("", "", end)
 
 
 # --- Outputs that print nothing ------------------------------------------------------------
