@@ -1,3 +1,5 @@
 """Linear models, with scikit-learn's names, parameters and objectives (see the notation page)."""
 
-__all__ = []
+from .perceptron import Perceptron
+
+__all__ = ["Perceptron"]
