@@ -70,10 +70,10 @@ def run_mistake_driven_passes(is_mistake, update, n_samples, *, max_iter, shuffl
             break
     else:
         warnings.warn(
-            f"{name} still made {mistakes_per_epoch[-1]} mistake(s) in its last pass after "
-            f"max_iter={max_iter} passes: the training data are probably not separable by "
-            f"{name} (then it never stops). Increase max_iter, or use a soft-margin method such "
-            "as an SVM.",
+            f"{name} still made {mistakes_per_epoch[-1]} mistake(s) in its last pass, after "
+            f"max_iter={max_iter} passes: the training data are probably not separable (in its "
+            "feature space), and then it never stops. Increase max_iter, or use a soft-margin "
+            "method such as an SVM.",
             ConvergenceWarning,
         )
     return len(mistakes_per_epoch), np.array(mistakes_per_epoch), np.array(mistake_indices, dtype=int)
@@ -155,7 +155,7 @@ class Perceptron(ClassifierMixin, BaseEstimator):
 
         self.n_iter_, self.mistakes_per_epoch_, self.mistake_indices_ = run_mistake_driven_passes(
             is_mistake, update, len(X), max_iter=self.max_iter, shuffle=self.shuffle, rng=rng,
-            name="The perceptron",
+            name="Perceptron",
         )
         self.n_updates_ = len(self.mistake_indices_)
         self.coef_, self.intercept_ = w[None, :], b
@@ -168,4 +168,5 @@ class Perceptron(ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         """``classes_[1]`` where the decision function is positive, else ``classes_[0]``."""
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+        scores = self.decision_function(X)
+        return self.classes_[(scores > 0).astype(int)]

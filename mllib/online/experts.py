@@ -38,7 +38,9 @@ class WeightedMajority(ClassifierMixin, BaseEstimator):
     ----------
     beta : float in [0, 1)
         Penalty factor. ``beta=0`` discards an expert at its first mistake: that is the
-        halving algorithm (:class:`Halving`) while a perfect expert remains.
+        halving algorithm (:class:`Halving`) while a perfect expert remains. Once every expert
+        has erred, ``beta=0`` lets only the experts with the fewest mistakes so far vote, rather
+        than compare two zero weights.
 
     Attributes
     ----------

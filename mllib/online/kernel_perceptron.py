@@ -96,7 +96,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
 
         self.n_iter_, self.mistakes_per_epoch_, self.mistake_indices_ = run_mistake_driven_passes(
             is_mistake, update, len(X), max_iter=self.max_iter, shuffle=self.shuffle, rng=rng,
-            name="The kernel perceptron",
+            name="KernelPerceptron",
         )
         self.n_updates_ = len(self.mistake_indices_)
         self.support_ = np.flatnonzero(counts)
@@ -112,4 +112,5 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         """``classes_[1]`` where the decision function is positive, else ``classes_[0]``."""
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+        scores = self.decision_function(X)
+        return self.classes_[(scores > 0).astype(int)]
