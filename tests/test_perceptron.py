@@ -11,13 +11,16 @@ from mllib.linear_model import Perceptron
 from mllib.online import make_separable
 
 
-def separable_sets():
-    """Three separable problems: planted margins in 2 and 10 dimensions, and iris setosa vs rest."""
+def separable_sets(shift=(3.0, -1.0)):
+    """Three separable problems: planted margins in 2 and 10 dimensions, and iris setosa vs rest.
+
+    The 2-D set is moved off the origin by ``shift``, so that it needs the intercept.
+    """
     X2, y2, _ = make_separable(60, 2, 0.05, random_state=1)
     X10, y10, _ = make_separable(300, 10, 0.02, random_state=2)
     iris = load_iris()
     return {
-        "planted-2d": (X2 + [3.0, -1.0], y2),  # shifted away from the origin: the intercept matters
+        "planted-2d": (X2 + np.asarray(shift), y2),
         "planted-10d": (X10, y10),
         "iris-setosa": (iris.data, np.where(iris.target == 0, "setosa", "other")),
     }
@@ -32,7 +35,7 @@ def sklearn_perceptron(**params):
 @pytest.mark.parametrize("name", ["planted-2d", "planted-10d", "iris-setosa"])
 @pytest.mark.parametrize("fit_intercept", [True, False])
 def test_matches_sklearn_exactly_in_a_fixed_order(name, fit_intercept):
-    X, y = separable_sets()[name]
+    X, y = separable_sets(shift=(3.0, -1.0) if fit_intercept else (0.0, 0.0))[name]
     ours = Perceptron(fit_intercept=fit_intercept, shuffle=False).fit(X, y)
     theirs = sklearn_perceptron(fit_intercept=fit_intercept, shuffle=False, max_iter=ours.n_iter_ + 2).fit(X, y)
     np.testing.assert_array_equal(ours.classes_, theirs.classes_)

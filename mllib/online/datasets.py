@@ -14,13 +14,15 @@ def _check_count(value, name, low=1):
 
 
 def make_separable(n_samples=100, n_features=2, margin=0.1, random_state=None):
-    r"""Points in the unit ball, labelled by a hyperplane through the origin, none closer than ``margin``.
+    r"""Points in the unit ball just outside a margin ``margin`` around a random hyperplane through 0.
 
-    A unit normal :math:`u` is drawn at random; each point is
-    :math:`x = s\,u + r\,v` with a random sign and distance :math:`|s|` uniform on
-    ``[margin, 1]``, a random unit :math:`v\perp u` and :math:`r` chosen so that
-    :math:`\lVert x\rVert\le1`. Hence :math:`R=\max_i\lVert x_i\rVert\le1` and
-    :math:`y_i\,u^\top x_i\ge` ``margin`` for every :math:`i`, with :math:`y_i=\operatorname{sign}(u^\top x_i)`.
+    A unit normal :math:`u` is drawn at random; each point is :math:`x = s\,u + r\,v` with a
+    random sign and a distance :math:`|s|` to the hyperplane uniform on
+    ``[margin, min(2 * margin, 1)]``, a random unit :math:`v\perp u`, and :math:`r` uniform in
+    the disc that keeps :math:`\lVert x\rVert\le1`. Hence :math:`R=\max_i\lVert x_i\rVert\le1`
+    and :math:`y_i\,u^\top x_i\ge` ``margin`` with :math:`y_i=\operatorname{sign}(u^\top x_i)`.
+    Every point lies in a thin slab next to the margin, so the margin is nearly attained by many
+    points: hard instances for the perceptron.
 
     Returns
     -------
@@ -35,7 +37,7 @@ def make_separable(n_samples=100, n_features=2, margin=0.1, random_state=None):
     u = rng.normal(size=n_features)
     u /= np.linalg.norm(u)
     y = rng.choice([-1.0, 1.0], size=n_samples)
-    distance = rng.uniform(margin, 1.0, size=n_samples)
+    distance = rng.uniform(margin, min(2.0 * margin, 1.0), size=n_samples)
     v = rng.normal(size=(n_samples, n_features))
     v -= np.outer(v @ u, u)  # project onto the hyperplane u^T x = 0
     v /= np.linalg.norm(v, axis=1, keepdims=True)
