@@ -24,3 +24,16 @@ def r2_score(y_true, y_pred):
     if total == 0.0:
         return 1.0 if residual == 0.0 else 0.0
     return float(1.0 - residual / total)
+
+
+def mean_squared_error(y_true, y_pred):
+    r"""Mean squared error, :math:`\frac1n\sum_i (y_i - \hat y_i)^2` (scikit-learn's name).
+
+    The empirical risk of the predictions under the squared loss.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+    """
+    y_true, y_pred = check_consistent_targets(y_true, y_pred, numeric=True)
+    return float(np.mean((y_true - y_pred) ** 2))
