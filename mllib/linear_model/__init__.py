@@ -1,3 +1,6 @@
 """Linear models, with scikit-learn's names, parameters and objectives (see the notation page)."""
 
-__all__ = []
+from .least_squares import LinearRegression
+from .ridge import Ridge
+
+__all__ = ["LinearRegression", "Ridge"]
