@@ -1,5 +1,7 @@
 """Linear models, with scikit-learn's names, parameters and objectives (see the notation page)."""
 
+from .least_squares import LinearRegression
+from .ridge import Ridge
 from .sgd import SGDRegressor
 
-__all__ = ["SGDRegressor"]
+__all__ = ["LinearRegression", "Ridge", "SGDRegressor"]
