@@ -6,7 +6,7 @@ from sklearn.linear_model import SGDRegressor as SkSGDRegressor
 
 from mllib.base import clone
 from mllib.exceptions import ConvergenceWarning, NotFittedError
-from mllib.linear_model import SGDRegressor
+from mllib.linear_model import Ridge, SGDRegressor
 from mllib.model_selection import GridSearchCV
 from mllib.optim import Cosine
 
@@ -46,6 +46,9 @@ def test_full_batch_sgd_converges_to_the_closed_form(name, X, y, alpha, fit_inte
     assert model.intercept_.shape == (1,)
     assert model.intercept_[0] == pytest.approx(b, rel=1e-5, abs=1e-6)
     assert np.all(np.diff(model.loss_curve_) <= 1e-13 * model.loss_curve_[0])  # step 1/L: the descent lemma
+    if alpha > 0:
+        ridge = Ridge(alpha=n * alpha, fit_intercept=fit_intercept).fit(X, y)
+        np.testing.assert_allclose(model.predict(X), ridge.predict(X), rtol=1e-5, atol=1e-6 * np.abs(y).max())
 
 
 @pytest.mark.parametrize("batch_size", [1, 8])

@@ -4,12 +4,12 @@ import numbers
 
 import numpy as np
 
-from ..base import BaseEstimator, RegressorMixin
 from ..optim import InverseScaling, minibatch_sgd
 from ..validation import check_random_state, check_scalar
+from ._base import LinearModel, center_data
 
 
-class SGDRegressor(RegressorMixin, BaseEstimator):
+class SGDRegressor(LinearModel):
     r"""Linear least squares (optionally ridge-penalised) fitted by minibatch SGD.
 
     Minimises scikit-learn's ``SGDRegressor`` objective with the squared loss
@@ -103,9 +103,7 @@ class SGDRegressor(RegressorMixin, BaseEstimator):
         if isinstance(self.batch_size, bool) or not isinstance(self.batch_size, numbers.Integral) \
                 or self.batch_size < 1:
             raise ValueError(f"batch_size must be a positive integer; got {self.batch_size!r}.")
-        x_mean = X.mean(axis=0) if self.fit_intercept else np.zeros(X.shape[1])
-        y_mean = y.mean() if self.fit_intercept else 0.0
-        Xc, yc = X - x_mean, y - y_mean  # new arrays: the caller's X and y are untouched
+        Xc, yc, x_mean, y_mean = center_data(X, y, self.fit_intercept)
 
         def objective(w):
             return 0.5 * np.mean((yc - Xc @ w) ** 2) + 0.5 * alpha * (w @ w)
@@ -121,12 +119,8 @@ class SGDRegressor(RegressorMixin, BaseEstimator):
             random_state=check_random_state(self.random_state),
         )
         self.coef_ = result.x
-        self.intercept_ = np.array([y_mean - x_mean @ self.coef_])
+        self._set_intercept(x_mean, y_mean)
+        self.intercept_ = np.atleast_1d(self.intercept_)  # scikit-learn's SGD keeps shape (1,)
         self.n_iter_ = result.n_iter
         self.loss_curve_ = result.history["fun"]
         return self
-
-    def predict(self, X):
-        """Predictions :math:`Xw + b`, shape (n_samples,)."""
-        X = self._validate_data(X, reset=False)
-        return X @ self.coef_ + self.intercept_[0]
