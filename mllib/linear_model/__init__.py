@@ -1,5 +1,8 @@
 """Linear models, with scikit-learn's names, parameters and objectives (see the notation page)."""
 
+from .least_squares import LinearRegression
 from .perceptron import Perceptron
+from .ridge import Ridge
+from .sgd import SGDRegressor
 
-__all__ = ["Perceptron"]
+__all__ = ["LinearRegression", "Perceptron", "Ridge", "SGDRegressor"]
