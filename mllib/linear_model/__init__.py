@@ -3,5 +3,6 @@
 from .coordinate_descent import ElasticNet, Lasso, enet_path, lasso_path
 from .least_squares import LinearRegression
 from .ridge import Ridge
+from .sgd import SGDRegressor
 
-__all__ = ["ElasticNet", "Lasso", "LinearRegression", "Ridge", "enet_path", "lasso_path"]
+__all__ = ["ElasticNet", "Lasso", "LinearRegression", "Ridge", "SGDRegressor", "enet_path", "lasso_path"]
