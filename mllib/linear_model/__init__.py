@@ -1,3 +1,8 @@
 """Linear models, with scikit-learn's names, parameters and objectives (see the notation page)."""
 
-__all__ = []
+from .coordinate_descent import ElasticNet, Lasso, enet_path, lasso_path
+from .least_squares import LinearRegression
+from .ridge import Ridge
+from .sgd import SGDRegressor
+
+__all__ = ["ElasticNet", "Lasso", "LinearRegression", "Ridge", "SGDRegressor", "enet_path", "lasso_path"]
