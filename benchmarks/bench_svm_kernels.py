@@ -9,9 +9,10 @@ import numpy as np
 from sklearn import svm as sk_svm
 from sklearn.datasets import make_classification, make_friedman1, make_moons
 from sklearn.kernel_ridge import KernelRidge as SkKernelRidge
-from timing import compare
+from timing import best_time, compare
 
 from mllib.kernel_ridge import KernelRidge
+from mllib.linear_model import Ridge
 from mllib.svm import SVC
 
 N = 2000
@@ -41,7 +42,19 @@ def kernel_ridge_rows():
         compare(f"KernelRidge {kernel}, Friedman #1 (d=10)", lambda: ours.fit(X, y), lambda: theirs.fit(X, y))
 
 
+def ridge_primal_dual_rows(n=1000):
+    """The cost comparison of the kernel-methods chapter: primal vs dual ridge as d grows (no scikit-learn)."""
+    rng = np.random.default_rng(0)
+    print(f"Ridge, n = {n}: primal solve (d x d) vs dual solve (n x n)")
+    for d in (50, 200, 1000, 2000, 4000):
+        X, y = rng.normal(size=(n, d)), rng.normal(size=n)
+        t_primal = best_time(lambda: Ridge(alpha=1.0, solver="primal").fit(X, y), 3)
+        t_dual = best_time(lambda: Ridge(alpha=1.0, solver="dual").fit(X, y), 3)
+        print(f"  d = {d:5d}: primal {1e3 * t_primal:8.1f} ms, dual {1e3 * t_dual:8.1f} ms")
+
+
 if __name__ == "__main__":
     print(f"n = {N}; ratio = mllib time / scikit-learn time (best of 5, one process)")
     svc_rows()
     kernel_ridge_rows()
+    ridge_primal_dual_rows()

@@ -5,6 +5,7 @@ import numbers
 import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin
+from ..losses import hinge
 from ..validation import check_classification_targets, check_random_state, check_scalar
 
 
@@ -14,8 +15,7 @@ def hinge_objective(w, X, y, lam, b=0.0):
     ``y`` in :math:`\{-1, +1\}`. It equals the ``SVC`` objective divided by :math:`nC`, for
     :math:`C = 1/(n\lambda)`.
     """
-    margins = y * (X @ w + b)
-    return 0.5 * lam * (w @ w) + np.maximum(0.0, 1.0 - margins).mean()
+    return 0.5 * lam * (w @ w) + hinge(y * (X @ w + b)).mean()
 
 
 class PegasosSVM(ClassifierMixin, BaseEstimator):
