@@ -8,6 +8,7 @@ check fails (exit status 1) on what a reader would see as a broken book:
 - a LaTeX error (a line starting with "!" in the log);
 - a glyph missing from the fonts ("Missing character"), which XeTeX drops silently;
 - an undefined reference or citation (printed as "??" or as nothing);
+- display maths printed as text between dollar signs, with its label ("$$" not parsed);
 - a cell output printed as a text repr instead of its figure or widget, e.g.
   ``<Figure size 640x480 with 1 Axes>`` for a figure with no PDF or PNG form, or
   ``interactive(children=...)`` for a widget;
@@ -101,8 +102,16 @@ def output_blocks(tex):
     return [unescape_verbatim(block) for block in blocks]
 
 
+# "$$ ... $$ (label)" that MyST did not read as display maths (in a list item, the $$ needs a
+# blank line before it): Sphinx writes inline maths between literal dollar signs.
+UNPARSED_DISPLAY_MATH = re.compile(r"\\\$\\\((.*?)\\\)\\\$(?:\s*\(([^)\n]*)\))?", re.S)
+
+
 def tex_problems(tex):
     problems = []
+    for maths, label in UNPARSED_DISPLAY_MATH.findall(tex):
+        where = label.replace(r"\sphinxhyphen{}", "-") or " ".join(maths.split())[:60]
+        problems.append(f"display maths printed as text between $ signs ($$ not parsed): {where}")
     for block in output_blocks(tex):
         for what, pattern in TEXT_REPRS:
             for match in pattern.finditer(block):

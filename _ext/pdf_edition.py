@@ -4,12 +4,16 @@ Everything here runs for the LaTeX builder only; the website is not touched. It 
 the single document the LaTeX builder assembles from the whole table of contents, so it
 applies to every chapter without knowing any of them.
 
-- **Numbers with the chapter**: LaTeX numbers equations and figures per chapter (3.1, 3.2);
-  theorems, lemmas and exercises get their numbers from Sphinx, which counts them through
-  the whole book. Give them chapter numbers too ("Theorem 3.2", "Exercise 3.1"), in the
-  boxes and in every reference to them.
+- **Numbers as on the website**: chapters the table of contents numbers keep their number
+  ("Chapter 4", "Theorem 4.2", "(4.3)", "Fig. 4.1"), the others (notation, preliminaries,
+  back matter) are unnumbered, as on the website. LaTeX would number every chapter, and
+  sphinx-jupyterbook-latex would count theorems and exercises per section.
+- **References to an exercise in another chapter** resolve (sphinx-exercise handles
+  references within a chapter only).
 - **Proofs** get a "Proof" title bar (sphinx-proof leaves it empty in LaTeX) and end with
   a square.
+- **Glyphs**: a symbol the current font lacks (DejaVu Sans Mono has no ℓ, FreeMono no ᵀ)
+  is taken from a fallback font that has it.
 - **Figures inside boxes** (a plot in a solution, say) stay in place instead of floating,
   which LaTeX cannot do out of a box.
 - **Outputs that print nothing** in LaTeX (a widget's view, which the PDF drops instead of
@@ -32,6 +36,7 @@ applies to every chapter without knowing any of them.
 
 import re
 import subprocess
+import unicodedata
 
 from docutils import nodes
 from sphinx import addnodes
@@ -45,11 +50,18 @@ def _is_latex(app):
 # --- Chapter numbers for theorems, exercises, ... ------------------------------------------
 
 
-class ChapterNumbers(SphinxPostTransform):
-    """Renumber Sphinx's figure-like counters within each chapter, prefixed by its number.
+def _chapters(env, root):
+    """The chapters in reading order, with the number the website gives each (None: unnumbered)."""
+    return [(doc, env.toc_secnumbers.get(doc, {}).get("")) for doc in env.toctree_includes.get(root, [])]
 
-    Runs first among the post-transforms, before references and box titles read the numbers.
-    The environment was pickled before the write phase, so the website is unaffected.
+
+class ChapterNumbers(SphinxPostTransform):
+    """Number theorems, exercises, ... as the website does: "Theorem 4.2" in chapter 4.
+
+    In the LaTeX build, sphinx-jupyterbook-latex counts them per section ("Theorem 4.1.2");
+    count them per chapter again. Chapters the website leaves unnumbered keep the website's
+    plain numbers. Runs first among the post-transforms, before references and box titles
+    read the numbers; the environment was pickled before the write phase.
     """
 
     default_priority = 1
@@ -60,19 +72,32 @@ class ChapterNumbers(SphinxPostTransform):
         if getattr(env, "pdf_edition_numbered", False):
             return
         env.pdf_edition_numbered = True
-        back_matter = _bibliography_docs(env)
-        chapters = [doc for doc in env.toctree_includes.get(self.config.root_doc, []) if doc not in back_matter]
-        for chapter_number, chapter in enumerate(chapters, 1):
+        for chapter, number in _chapters(env, self.config.root_doc):
+            if number is None:
+                continue
             docs = [chapter, *_descendants(env, chapter)]
             figtypes = {figtype for doc in docs for figtype in env.toc_fignumbers.get(doc, {})}
             for figtype in figtypes:
                 entries = sorted(
-                    (number, doc, node_id)
+                    (position, doc, node_id)
                     for doc in docs
-                    for node_id, number in env.toc_fignumbers.get(doc, {}).get(figtype, {}).items()
+                    for node_id, position in env.toc_fignumbers.get(doc, {}).get(figtype, {}).items()
                 )
                 for k, (_, doc, node_id) in enumerate(entries, 1):
-                    env.toc_fignumbers[doc][figtype][node_id] = (chapter_number, k)
+                    env.toc_fignumbers[doc][figtype][node_id] = (*number, k)
+
+
+def _chapter_headings(app, doctree):
+    """LaTeX chapter numbers as on the website: numbered chapters keep the website's number,
+    the others (front matter, notation, back matter) are unnumbered."""
+    chapters = dict(_chapters(app.env, app.config.root_doc))
+    for included in list(doctree.findall(addnodes.start_of_file)):
+        if included["docname"] not in chapters:
+            continue
+        number = chapters[included["docname"]]
+        command = r"\pdfeditionchapter{%d}" % number[-1] if number else r"\pdfeditionunnumbered"
+        container = included.parent
+        container.insert(container.index(included), _raw(command))
 
 
 def _descendants(env, docname):
@@ -99,6 +124,26 @@ def _title_proofs(doctree):
             box[-1] += end
         else:
             box += nodes.paragraph("", "", end)
+
+
+# --- References to exercises in other chapters --------------------------------------------
+
+
+def _exercise_references(app, doctree):
+    """Point numbered references to an exercise in another chapter at its LaTeX label.
+
+    sphinx-exercise rewrites such references within a chapter only; across chapters LaTeX
+    gets a label the exercise never defines, and prints "Exercise ??".
+    """
+    from sphinx_exercise.nodes import exercise_latex_number_reference, is_exercise_node
+
+    registry = getattr(app.env, "sphinx_exercise_registry", {})
+    for reference in list(doctree.findall(addnodes.number_reference)):
+        label = reference.get("refuri", "").partition("#")[2]
+        if reference.get("refid") or label not in registry or not is_exercise_node(registry[label]["node"]):
+            continue
+        reference.replace_self(exercise_latex_number_reference(
+            "", "", nodes.Text(reference.astext()), refid=label))
 
 
 # --- Outputs that print nothing ------------------------------------------------------------
@@ -296,8 +341,10 @@ def _restructure(app, doctree, docname):
     if not _is_latex(app) or docname != app.config.root_doc:
         return
     _title_proofs(doctree)
+    _exercise_references(app, doctree)
     _drop_empty_outputs(doctree)
     _front_matter(app, doctree)
+    _chapter_headings(app, doctree)
     _part_headings(app, doctree)
     _back_matter(app, doctree, _solutions_appendix(app, doctree))
 
@@ -321,9 +368,40 @@ def _without_floats(visit, depart):
     return counted_visit, counted_depart
 
 
+def _symbol_codepoints():
+    """The characters beyond ASCII that one font of the book may lack and another have:
+    symbols, modifier letters (ᵀ), super- and subscripts, letterlike symbols (ℓ, ℝ) and
+    punctuation other than the dashes, quotes and ellipsis of running text (every font has
+    those, and wrapping them would cost kerning)."""
+    for codepoint in range(0xC0, 0x20000):
+        category = unicodedata.category(chr(codepoint))
+        if 0x2010 <= codepoint <= 0x201F or codepoint == 0x2026:
+            continue
+        if category[0] in "SP" or category in ("Lm", "No") or 0x2100 <= codepoint <= 0x214F:
+            yield codepoint
+
+
+def _glyph_fallback():
+    """Typeset every symbol through \\pdfeditionchar, which falls back to another font when
+    the current one lacks the glyph (no font covers all: DejaVu Sans Mono has no ℓ, FreeMono
+    no ᵀ). A character no font has still reaches XeTeX, which reports it as missing.
+
+    Sphinx escapes text and highlighted code for XeLaTeX with two translation tables, empty
+    but for ASCII; add the symbols to both.
+    """
+    from sphinx.util import texescape
+
+    tables = [getattr(texescape, name, None) for name in
+              ("_tex_escape_map_without_unicode", "_tex_hlescape_map_without_unicode")]
+    for table in filter(None, tables):
+        for codepoint in _symbol_codepoints():
+            table.setdefault(codepoint, r"\pdfeditionchar{%s}" % chr(codepoint))
+
+
 def _latex_visitors(app):
     if not _is_latex(app):
         return
+    _glyph_fallback()
     import sphinx_exercise.nodes
     import sphinx_proof.nodes
     from sphinx_jupyterbook_latex.nodes import RootHeader

@@ -84,6 +84,17 @@ def test_a_repr_quoted_in_prose_or_code_is_not_an_output():
     assert check_pdf.tex_problems(tex) == []
 
 
+def test_display_maths_left_as_text_is_reported():
+    # "$$ ... $$ (label)" in a list item with no blank line before it: MyST reads inline maths
+    tex = ("using both stationarity conditions (Exercise 5),\n\\$\\(\n\\sum_i\\alpha_i=w^\\top w\n"
+           "\\)\\$ (eq\\sphinxhyphen{}svm\\sphinxhyphen{}alpha\\sphinxhyphen{}sum)\n")
+    assert check_pdf.tex_problems(tex) == [
+        "display maths printed as text between $ signs ($$ not parsed): eq-svm-alpha-sum"]
+    fine = ("A price of \\$5, inline \\(x\\) and\n\\begin{equation}\\label{equation:ch:eq-a}\n"
+            "x = 1\n\\end{equation}\n")
+    assert check_pdf.tex_problems(fine) == []
+
+
 def test_verbatim_markup_is_removed_before_matching():
     tex = r"\PYG{n}{x}\PYG{o}{=}\PYG{l+s+s2}{\PYGZdq{}}\PYG{l+s+s2}{a\PYGZus{}b}\PYG{l+s+s2}{\PYGZdq{}}"
     assert check_pdf.unescape_verbatim(tex) == 'x="a_b"'
