@@ -111,7 +111,7 @@ def _descendants(env, docname):
 
 def _title_proofs(doctree):
     for box in list(doctree.findall(nodes.admonition)):
-        if "proof" not in box["classes"] or isinstance(box.children[0], nodes.title):
+        if "proof" not in box["classes"] or not box.children or isinstance(box[0], nodes.title):
             continue
         box.insert(0, nodes.title("", "Proof"))
         para = box.next_node(nodes.paragraph)
