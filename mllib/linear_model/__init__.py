@@ -1,3 +1,5 @@
 """Linear models, with scikit-learn's names, parameters and objectives (see the notation page)."""
 
-__all__ = []
+from .bayes import BayesianLinearRegression
+
+__all__ = ["BayesianLinearRegression"]
