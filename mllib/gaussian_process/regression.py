@@ -94,11 +94,12 @@ class GaussianProcessRegressor(RegressorMixin, BaseEstimator):
         try:                                               # Alg. 2.1 lines 2-3
             self.L_, self.alpha_ = _factorise(K, self.y_train_)
         except np.linalg.LinAlgError:
+            suggestion = max(100 * float(np.max(self._noise)), 1e-8)
             raise ValueError(
                 f"K + alpha*I with kernel {self.kernel_} and alpha={self.alpha} is not numerically "
                 "positive definite (its Cholesky factorisation failed): nearby or repeated inputs "
-                "make K singular to working precision. Increase alpha, e.g. to 1e-8 or more "
-                "(it is the noise variance added to the diagonal), or use a WhiteKernel."
+                f"make K singular to working precision. Increase alpha, e.g. to {suggestion:g} "
+                "(it is the noise variance added to the diagonal), or add a WhiteKernel."
             ) from None
         self.log_marginal_likelihood_value_ = _evidence(self.L_, self.alpha_, self.y_train_)
         return self
