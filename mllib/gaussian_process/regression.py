@@ -133,7 +133,7 @@ class GaussianProcessRegressor(RegressorMixin, BaseEstimator):
                 raise ValueError("eval_gradient=True needs theta; pass self.kernel_.theta.")
             return self.log_marginal_likelihood_value_
         kernel = self.kernel_.clone_with_theta(theta)
-        K, dK = kernel(self.X_train_, eval_gradient=True)
+        K, dK = kernel(self.X_train_, eval_gradient=True) if eval_gradient else (kernel(self.X_train_), None)
         K[np.diag_indices_from(K)] += self._noise          # K is a fresh array: nothing stored is modified
         try:
             L, alpha = _factorise(K, self.y_train_)
