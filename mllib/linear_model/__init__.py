@@ -1,5 +1,10 @@
 """Linear models, with scikit-learn's names, parameters and objectives (see the notation page)."""
 
 from .bayes import BayesianLinearRegression
+from .coordinate_descent import ElasticNet, Lasso, enet_path, lasso_path
+from .least_squares import LinearRegression
+from .ridge import Ridge
+from .sgd import SGDRegressor
 
-__all__ = ["BayesianLinearRegression"]
+__all__ = ["BayesianLinearRegression", "ElasticNet", "Lasso", "LinearRegression", "Ridge", "SGDRegressor",
+           "enet_path", "lasso_path"]
