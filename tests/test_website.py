@@ -347,6 +347,15 @@ def launch_links(page):
     }, notebook
 
 
+def test_binder_builds_from_the_root_requirements():
+    """repo2docker ignores requirements.txt when one of these exists (a binder/ folder hides every
+    root file; environment.yml and a Dockerfile take precedence), and installs a local package
+    only if requirements.txt names it."""
+    for overriding in ("binder", ".binder", "environment.yml", "environment.yaml", "Dockerfile", "Pipfile"):
+        assert not (ROOT / overriding).exists(), f"{overriding} would change what Binder installs"
+    assert re.search(r"^-e \.$", (ROOT / "requirements.txt").read_text(), re.M)
+
+
 @pytest.mark.parametrize("page", CHAPTERS)
 def test_launch_links_open_this_repository_branch_and_notebook(visit, page):
     expected, notebook = launch_links(page)
