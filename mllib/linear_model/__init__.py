@@ -1,3 +1,6 @@
 """Linear models, with scikit-learn's names, parameters and objectives (see the notation page)."""
 
-__all__ = []
+from .glm import PoissonRegressor
+from .logistic import LogisticRegression
+
+__all__ = ["LogisticRegression", "PoissonRegressor"]
