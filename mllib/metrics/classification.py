@@ -65,7 +65,7 @@ def precision_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary
         The value returned when there are no positive predictions (``"warn"``: 0 with a
         warning), as in scikit-learn.
     """
-    return _precision_recall_f1(y_true, y_pred, labels, pos_label, average, zero_division)[0]
+    return _precision_recall_f1(y_true, y_pred, labels, pos_label, average, zero_division, "precision")[0]
 
 
 def recall_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary", zero_division="warn"):
@@ -74,7 +74,7 @@ def recall_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary", 
     Parameters as in :func:`precision_score`; the zero division occurs when a class has
     no true samples.
     """
-    return _precision_recall_f1(y_true, y_pred, labels, pos_label, average, zero_division)[1]
+    return _precision_recall_f1(y_true, y_pred, labels, pos_label, average, zero_division, "recall")[1]
 
 
 def f1_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary", zero_division="warn"):
@@ -84,7 +84,7 @@ def f1_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary", zero
     :math:`TP+FP+FN=0`. The second form is used, so :math:`F_1` is defined (and 0) when
     :math:`TP=0` but some predictions or true samples are positive.
     """
-    return _precision_recall_f1(y_true, y_pred, labels, pos_label, average, zero_division)[2]
+    return _precision_recall_f1(y_true, y_pred, labels, pos_label, average, zero_division, "F1")[2]
 
 
 def log_loss(y_true, y_proba, *, labels=None, normalize=True):
@@ -152,8 +152,9 @@ def _label_index(y, labels):
     return np.where(sorted_labels[position] == y, order[position], -1)
 
 
-def _precision_recall_f1(y_true, y_pred, labels, pos_label, average, zero_division):
-    """Per-class or averaged (precision, recall, F1), following scikit-learn."""
+def _precision_recall_f1(y_true, y_pred, labels, pos_label, average, zero_division, requested):
+    """Per-class or averaged (precision, recall, F1), following scikit-learn; only the
+    ``requested`` score warns about a zero division."""
     if average not in ("binary", "micro", "macro", "weighted", None):
         raise ValueError(f'average must be "binary", "micro", "macro", "weighted" or None; got {average!r}.')
     if not (isinstance(zero_division, str) and zero_division == "warn") and not (
@@ -178,9 +179,9 @@ def _precision_recall_f1(y_true, y_pred, labels, pos_label, average, zero_divisi
     tp, true_sum, pred_sum = np.sum(is_true & is_pred, 0), np.sum(is_true, 0), np.sum(is_pred, 0)
     if average == "micro":
         tp, true_sum, pred_sum = (np.array([a.sum()]) for a in (tp, true_sum, pred_sum))
-    precision = _divide(tp, pred_sum, zero_division, "precision")
-    recall = _divide(tp, true_sum, zero_division, "recall")
-    f1 = _divide(2 * tp, 2 * tp + (pred_sum - tp) + (true_sum - tp), zero_division, "F1")
+    precision = _divide(tp, pred_sum, zero_division, "precision", requested)
+    recall = _divide(tp, true_sum, zero_division, "recall", requested)
+    f1 = _divide(2 * tp, 2 * tp + (pred_sum - tp) + (true_sum - tp), zero_division, "F1", requested)
     if average is None:
         return precision, recall, f1
     weights = true_sum if average == "weighted" else None
@@ -189,13 +190,14 @@ def _precision_recall_f1(y_true, y_pred, labels, pos_label, average, zero_divisi
     return tuple(_mean_ignoring_nan(score, weights) for score in (precision, recall, f1))
 
 
-def _divide(numerator, denominator, zero_division, name):
+def _divide(numerator, denominator, zero_division, name, requested):
     result = numerator / np.where(denominator == 0, 1, denominator)
     undefined = denominator == 0
     if undefined.any():
-        if isinstance(zero_division, str):
+        if isinstance(zero_division, str) and name == requested:
             warnings.warn(f"{name} is ill-defined (0/0) for {undefined.sum()} class(es) and is set to 0; "
                           "use the zero_division argument to choose the value.", UserWarning, stacklevel=4)
+        if isinstance(zero_division, str):
             zero_division = 0.0
         result = np.where(undefined, zero_division, result)
     return result

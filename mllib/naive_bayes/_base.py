@@ -16,6 +16,8 @@ outcomes that did not occur). If *every* class gives probability 0 to a sample, 
 posterior is 0/0, undefined, and prediction raises a ``ValueError``.
 """
 
+import numbers
+
 import numpy as np
 from scipy.special import logsumexp
 
@@ -49,7 +51,8 @@ class BaseNB(ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         """The class with the largest posterior for each row of ``X``, shape (n_samples,)."""
-        return self.classes_[np.argmax(self.predict_joint_log_proba(X), axis=1)]
+        jll = self.predict_joint_log_proba(X)
+        return self.classes_[np.argmax(jll, axis=1)]
 
     def _check_X(self, X):
         return self._validate_data(X, reset=False)
@@ -67,7 +70,7 @@ class DiscreteNB(BaseNB):
     """Shared by the count-based models: the class prior and the additive smoothing."""
 
     def _check_alpha(self):
-        if isinstance(self.alpha, bool) or not np.isscalar(self.alpha) or not self.alpha >= 0:
+        if isinstance(self.alpha, bool) or not isinstance(self.alpha, numbers.Real) or not self.alpha >= 0:
             raise ValueError(f"alpha must be a non-negative number; got {self.alpha!r}.")
         return float(self.alpha)
 
