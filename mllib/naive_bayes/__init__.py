@@ -1,7 +1,7 @@
 """Naive Bayes classifiers, with scikit-learn's names, parameters and fitted attributes.
 
 The one deliberate difference: ``alpha=0`` is used as given, so the discrete models
-can return the exact maximum-likelihood estimates (see :mod:`mllib.naive_bayes._base`).
+can return the exact maximum-likelihood estimates (see :mod:`mllib.naive_bayes.base`).
 """
 
 from .bernoulli import BernoulliNB

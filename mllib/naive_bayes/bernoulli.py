@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ._base import DiscreteNB, log_prob_product
+from .base import DiscreteNB, log_prob_product
 
 
 class BernoulliNB(DiscreteNB):
@@ -18,7 +18,7 @@ class BernoulliNB(DiscreteNB):
     ----------
     alpha : float, default 1.0
         Additive smoothing, used exactly as given; ``alpha=0`` is the maximum-likelihood
-        estimate (zero probabilities are handled as described in :mod:`mllib.naive_bayes._base`).
+        estimate (zero probabilities are handled as described in :mod:`mllib.naive_bayes.base`).
     binarize : float or None, default 0.0
         Threshold: features above it become 1, the others 0. ``None``: the features must
         already be 0 or 1, and any other value raises a ``ValueError``.

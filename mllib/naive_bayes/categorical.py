@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ._base import DiscreteNB, smoothed_log_frequencies
+from .base import DiscreteNB, smoothed_log_frequencies
 
 
 class CategoricalNB(DiscreteNB):

@@ -3,7 +3,7 @@
 import numpy as np
 
 from ..validation import check_scalar
-from ._base import BaseNB
+from .base import BaseNB
 
 
 class GaussianNB(BaseNB):

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ._base import DiscreteNB, log_prob_product, smoothed_log_frequencies
+from .base import DiscreteNB, log_prob_product, smoothed_log_frequencies
 
 
 class MultinomialNB(DiscreteNB):
@@ -18,7 +18,7 @@ class MultinomialNB(DiscreteNB):
     ----------
     alpha : float, default 1.0
         Additive (Laplace for 1, Lidstone below 1) smoothing, used exactly as given.
-        ``alpha=0`` is allowed (see :mod:`mllib.naive_bayes._base` for the zero
+        ``alpha=0`` is allowed (see :mod:`mllib.naive_bayes.base` for the zero
         probabilities it produces); scikit-learn raises it to 1e-10 unless ``force_alpha=True``.
     fit_prior : bool
         Learn class priors from the class frequencies; otherwise uniform.
