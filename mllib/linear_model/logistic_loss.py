@@ -80,21 +80,20 @@ def softmax_gradient(Theta, X, Y, alpha=0.0, fit_intercept=True):
 def softmax_hessian(Theta, X, alpha=0.0, fit_intercept=True, rows=None):
     """Softmax Hessian in the rows ``rows`` of ``Theta`` (default all), flattened row-major.
 
-    Returns shape (r d', r d') for r = ``len(rows)``. The weight ``p_k(1 - p_k)`` of a diagonal
-    block is computed as ``p_k Σ_{l≠k} p_l``: ``1 - p_k`` cancels when ``p_k`` is close to 1.
+    Returns shape (r d', r d') for r = ``len(rows)``; block (k, l) is ``Xᵀ diag(p_k(δ_kl - p_l)) X / n``.
     """
-    d_prime = X.shape[1]
+    n, d_prime = X.shape
     P = softmax(X @ Theta.T, axis=1)
     rows = np.arange(len(Theta)) if rows is None else np.asarray(rows)
-    H = np.empty((len(rows) * d_prime, len(rows) * d_prime))
+    # every block -Xᵀ diag(p_k p_l) X at once: one product of the n × (r d') matrix whose row i
+    # is (p_ik x_iᵀ for k in rows) with itself, rather than r² small products
+    Q = (P[:, rows, None] * X[:, None, :]).reshape(n, -1)
+    H = -(Q.T @ Q)
     for a, k in enumerate(rows):
-        for b, l in enumerate(rows[a:], start=a):
-            if k == l:
-                s = P[:, k] * (np.sum(P[:, :k], axis=1) + np.sum(P[:, k + 1:], axis=1))
-            else:
-                s = -P[:, k] * P[:, l]
-            block = weighted_gram(X, s) / len(X)
-            H[a * d_prime:(a + 1) * d_prime, b * d_prime:(b + 1) * d_prime] = block
-            H[b * d_prime:(b + 1) * d_prime, a * d_prime:(a + 1) * d_prime] = block.T
+        # diagonal blocks exactly: p_k(1 - p_k) = p_k Σ_{l≠k} p_l, as 1 - p_k cancels when p_k ≈ 1
+        others = np.sum(P[:, :k], axis=1) + np.sum(P[:, k + 1:], axis=1)
+        block = slice(a * d_prime, (a + 1) * d_prime)
+        H[block, block] = weighted_gram(X, P[:, k] * others)
+    H /= n
     H[np.diag_indices_from(H)] += alpha * np.tile(_penalty_mask(d_prime, fit_intercept), len(rows))
     return H
