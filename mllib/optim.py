@@ -312,16 +312,17 @@ def subgradient_descent(fun, subgradient, x0, *, step_size, max_iter=1000, tol=1
     _check_max_iter(max_iter)
     x = np.array(x0, dtype=float)
     xs, fs, norms = [x], [float(fun(x))], []
-    converged = False
+    best_value, converged = fs[0], False
     for k in range(max_iter + 1):
         g = np.asarray(subgradient(x), dtype=float)
         norms.append(float(np.linalg.norm(g)))
-        converged = norms[-1] <= tol or (f_star is not None and min(fs) - f_star <= tol)
+        converged = norms[-1] <= tol or (f_star is not None and best_value - f_star <= tol)
         if converged or k == max_iter:
             break
         x = x - _check_step(schedule(k + 1), k + 1) * g
         xs.append(x)
         fs.append(float(fun(x)))
+        best_value = min(best_value, fs[-1])
     if not converged:
         _warn(f"subgradient descent stopped at max_iter={max_iter} without a certificate of "
               "optimality (the result is the best iterate seen). Increase max_iter, or pass f_star.")
