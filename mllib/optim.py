@@ -222,7 +222,8 @@ def minibatch_sgd(fun, grad, x0, n_samples, *, step_size, batch_size=1, max_iter
     tol : float or None
         Stop when ``fun`` has not decreased below (best value − ``tol``) for
         ``n_iter_no_change`` consecutive epochs (scikit-learn's rule for ``SGDRegressor``).
-        ``None`` runs exactly ``max_iter`` epochs, without a warning.
+        ``None`` runs exactly ``max_iter`` epochs, without a warning (and reports
+        ``converged=True``: there is no criterion to miss).
     random_state : None, int or numpy.random.Generator
         Source of the shuffles.
     record_steps : bool
