@@ -13,8 +13,8 @@ import numpy as np
 from ..base import BaseEstimator, RegressorMixin
 
 
-def center_data(X, y, fit_intercept):
-    """Centred copies of ``X`` and ``y`` and the offsets removed.
+def center_data(X, y, fit_intercept, order="K"):
+    """Centred ``X`` and ``y`` and the offsets removed.
 
     Parameters
     ----------
@@ -22,17 +22,20 @@ def center_data(X, y, fit_intercept):
     y : ndarray of shape (n_samples,)
     fit_intercept : bool
         Without an intercept, nothing is centred and the offsets are zero.
+    order : {"K", "C", "F"}, default="K"
+        Memory layout of the returned ``X``: ``"F"`` makes every column contiguous, which
+        coordinate descent needs; centring and reordering then take one pass over ``X``.
 
     Returns
     -------
     X_centred, y_centred, X_offset, y_offset
-        ``X_offset`` has shape (n_features,), ``y_offset`` is a float. The inputs are
-        never modified (the centred arrays are new).
+        ``X_offset`` has shape (n_features,), ``y_offset`` is a float. The inputs are never
+        modified; without an intercept ``X`` itself may be returned (callers only read it).
     """
     if not fit_intercept:
-        return X, y, np.zeros(X.shape[1]), 0.0
+        return np.asarray(X, order=order), y, np.zeros(X.shape[1]), 0.0
     X_offset, y_offset = X.mean(axis=0), float(y.mean())
-    return X - X_offset, y - y_offset, X_offset, y_offset
+    return np.subtract(X, X_offset, order=order), y - y_offset, X_offset, y_offset
 
 
 class LinearModel(RegressorMixin, BaseEstimator):
