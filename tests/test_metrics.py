@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 from sklearn import metrics as sk
 
-from mllib.metrics import accuracy_score, r2_score
+from mllib.metrics import accuracy_score, mean_squared_error, r2_score
 
 
 def test_r2_matches_sklearn_including_negative_values(rng):
@@ -23,7 +23,15 @@ def test_accuracy_matches_sklearn_on_strings(rng):
     assert accuracy_score(y, pred) == pytest.approx(sk.accuracy_score(y, pred))
 
 
-@pytest.mark.parametrize("metric", [r2_score, accuracy_score])
+def test_mean_squared_error_matches_sklearn(rng):
+    y, pred = rng.normal(size=40), rng.normal(size=40)
+    assert mean_squared_error(y, pred) == pytest.approx(sk.mean_squared_error(y, pred), rel=1e-14)
+    assert mean_squared_error([1.0, 2.0], [1.0, 4.0]) == 2.0
+    with pytest.raises(ValueError, match="finite"):
+        mean_squared_error([1.0, np.nan], [1.0, 2.0])
+
+
+@pytest.mark.parametrize("metric", [r2_score, accuracy_score, mean_squared_error])
 def test_metrics_reject_mismatched_and_empty_inputs(metric):
     with pytest.raises(ValueError, match="different lengths"):
         metric([1, 2, 3], [1, 2])

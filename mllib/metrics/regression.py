@@ -24,3 +24,42 @@ def r2_score(y_true, y_pred):
     if total == 0.0:
         return 1.0 if residual == 0.0 else 0.0
     return float(1.0 - residual / total)
+
+
+def mean_absolute_error(y_true, y_pred):
+    r"""Mean absolute error, :math:`\mathrm{MAE} = \frac1n\sum_i |y_i - \hat y_i|`.
+
+    In the units of ``y``; each error counts in proportion to its size, so a few large
+    errors weigh less than in the MSE.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+    """
+    y_true, y_pred = check_consistent_targets(y_true, y_pred, numeric=True)
+    return float(np.mean(np.abs(y_true - y_pred)))
+
+
+def mean_squared_error(y_true, y_pred):
+    r"""Mean squared error, :math:`\mathrm{MSE} = \frac1n\sum_i (y_i - \hat y_i)^2`.
+
+    The empirical risk of the squared loss, in squared units of ``y``. It is related to
+    :math:`R^2` by :math:`R^2 = 1 - \mathrm{MSE}/\widehat{\operatorname{Var}}(y)` (population
+    variance of ``y_true``).
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+    """
+    y_true, y_pred = check_consistent_targets(y_true, y_pred, numeric=True)
+    return float(np.mean((y_true - y_pred) ** 2))
+
+
+def root_mean_squared_error(y_true, y_pred):
+    r"""Root mean squared error, :math:`\mathrm{RMSE} = \sqrt{\mathrm{MSE}}`, in the units of ``y``.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+    """
+    return float(np.sqrt(mean_squared_error(y_true, y_pred)))

@@ -1,0 +1,62 @@
+"""Fit times of mllib's linear models against scikit-learn's, on the same data, in one process.
+
+Ridge on 20000×100 (the primal Cholesky solve), Ridge on 500×5000 (the dual one), the lasso
+on 5000×200 at an alpha that keeps about 20 non-zero coefficients, and the elastic net on the
+same data. The features are correlated (Toeplitz, correlation 0.5 between neighbours), which
+makes coordinate descent need more sweeps than on independent features.
+
+Both libraries run with single-threaded BLAS (``threadpoolctl``): on a small machine shared
+with other jobs, a multithreaded BLAS call can wait for a descheduled thread and take 100
+times longer, which would make the ratios measure the load rather than the code. Each time is
+the best of 15 fits.
+
+Run from the repository root: ``python benchmarks/bench_linear_models.py``.
+"""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+from sklearn import linear_model as sk
+from threadpoolctl import threadpool_limits
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from timing import compare as compare_best_of  # noqa: E402
+
+from mllib.linear_model import ElasticNet, Lasso, Ridge  # noqa: E402
+
+
+def correlated_regression(n, d, n_informative, seed, rho=0.5):
+    rng = np.random.default_rng(seed)
+    chol = np.linalg.cholesky(rho ** np.abs(np.subtract.outer(np.arange(d), np.arange(d))))
+    X = rng.normal(size=(n, d)) @ chol.T
+    w = np.zeros(d)
+    w[rng.choice(d, n_informative, replace=False)] = rng.normal(scale=2.0, size=n_informative)
+    return X, X @ w + 1.0 + rng.normal(size=n)
+
+
+def compare(name, ours, theirs):
+    return compare_best_of(name, ours, theirs, repeat=15)
+
+
+def main():
+    X, y = correlated_regression(20000, 100, 100, seed=0)
+    compare("Ridge 20000x100 (primal)", lambda: Ridge(alpha=1.0).fit(X, y), lambda: sk.Ridge(alpha=1.0).fit(X, y))
+    X, y = correlated_regression(500, 5000, 50, seed=1)
+    compare("Ridge 500x5000 (dual)", lambda: Ridge(alpha=1.0).fit(X, y), lambda: sk.Ridge(alpha=1.0).fit(X, y))
+
+    X, y = correlated_regression(5000, 200, 20, seed=2)
+    alpha = 0.1
+    ours, ref = Lasso(alpha=alpha).fit(X, y), sk.Lasso(alpha=alpha).fit(X, y)
+    print(f"  lasso alpha={alpha}: {np.count_nonzero(ours.coef_)} non-zeros (scikit-learn "
+          f"{np.count_nonzero(ref.coef_)}), sweeps {ours.n_iter_} ({ref.n_iter_}), "
+          f"max |coef difference| {np.max(np.abs(ours.coef_ - ref.coef_)):.1e}")
+    compare("Lasso 5000x200, ~20 non-zeros", lambda: Lasso(alpha=alpha).fit(X, y),
+            lambda: sk.Lasso(alpha=alpha).fit(X, y))
+    compare("ElasticNet 5000x200, l1_ratio=0.5", lambda: ElasticNet(alpha=alpha).fit(X, y),
+            lambda: sk.ElasticNet(alpha=alpha).fit(X, y))
+
+
+if __name__ == "__main__":
+    with threadpool_limits(limits=1):
+        main()

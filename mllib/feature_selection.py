@@ -1,0 +1,115 @@
+r"""Greedy forward and backward feature selection by cross-validated score.
+
+Choosing the best subset of :math:`k` out of :math:`d` features means comparing
+:math:`\binom dk` models. The greedy alternatives compare :math:`O(d)` models per step:
+*forward* selection starts from no feature and adds, at each step, the one whose addition
+gives the best cross-validated score; *backward* selection starts from all features and
+removes, at each step, the one whose removal hurts least. Neither is guaranteed to find
+the best subset, and the two need not agree.
+"""
+
+from numbers import Integral, Real
+
+import numpy as np
+
+from .base import BaseEstimator, TransformerMixin
+from .model_selection import cross_val_score
+from .validation import check_is_fitted
+
+
+class SequentialFeatureSelector(TransformerMixin, BaseEstimator):
+    r"""Select features one at a time, forward or backward, by cross-validated score.
+
+    Parameters
+    ----------
+    estimator : estimator
+        Cloned and refitted on every candidate subset.
+    n_features_to_select : "auto", int or float, default="auto"
+        How many features to keep: an integer, a fraction of ``n_features``, or ``"auto"``:
+        half the features when ``tol`` is None, otherwise as many as keep improving the
+        score by at least ``tol``.
+    tol : float, optional
+        With ``n_features_to_select="auto"``: stop when the best step changes the score by
+        less than ``tol`` (the source's Algorithm 3 is forward selection with ``tol=0``).
+    direction : {"forward", "backward"}, default="forward"
+    scoring : None, str or callable, default=None
+        As in :func:`mllib.model_selection.cross_val_score` (None: ``estimator.score``).
+    cv : int, splitter or iterable, default=5
+
+    Attributes
+    ----------
+    support_ : ndarray of bool, shape (n_features,)
+        The selected features.
+    n_features_to_select_ : int
+    n_features_in_ : int
+
+    Notes
+    -----
+    Same parameters, stopping rule and results as
+    ``sklearn.feature_selection.SequentialFeatureSelector`` (without ``n_jobs``), given
+    the same folds.
+    """
+
+    def __init__(self, estimator, n_features_to_select="auto", tol=None, direction="forward",
+                 scoring=None, cv=5):
+        self.estimator = estimator
+        self.n_features_to_select = n_features_to_select
+        self.tol = tol
+        self.direction = direction
+        self.scoring = scoring
+        self.cv = cv
+
+    def fit(self, X, y):
+        """Select features of ``X`` (n_samples, n_features) for predicting ``y``."""
+        X, y = self._validate_data(X, y, reset=True, y_numeric=False)
+        n_features = X.shape[1]
+        if n_features < 2:
+            raise ValueError(f"Feature selection needs at least 2 features; X has {n_features}.")
+        if self.direction not in ("forward", "backward"):
+            raise ValueError(f'direction must be "forward" or "backward"; got {self.direction!r}.')
+        auto = self.n_features_to_select == "auto"
+        if auto:
+            target = n_features - 1 if self.tol is not None else n_features // 2
+        elif isinstance(self.n_features_to_select, Integral) and not isinstance(self.n_features_to_select, bool):
+            if not 0 < self.n_features_to_select < n_features:
+                raise ValueError(f"n_features_to_select must be between 1 and {n_features - 1}; "
+                                 f"got {self.n_features_to_select}.")
+            target = self.n_features_to_select
+        elif isinstance(self.n_features_to_select, Real) and 0 < self.n_features_to_select <= 1:
+            target = int(n_features * self.n_features_to_select)
+        else:
+            raise ValueError('n_features_to_select must be "auto", an integer or a fraction in (0, 1]; '
+                             f"got {self.n_features_to_select!r}.")
+        if self.tol is not None and self.tol < 0 and self.direction == "forward":
+            raise ValueError("tol must be non-negative for forward selection.")
+        forward = self.direction == "forward"
+        # `chosen` marks the features added (forward) or removed (backward) so far.
+        chosen = np.zeros(n_features, dtype=bool)
+        n_steps = target if (auto or forward) else n_features - target
+        best_score = -np.inf
+        for _ in range(n_steps):
+            scores = {}
+            for j in np.flatnonzero(~chosen):
+                candidate = chosen.copy()
+                candidate[j] = True
+                columns = candidate if forward else ~candidate
+                scores[j] = cross_val_score(self.estimator, X[:, columns], y, cv=self.cv,
+                                            scoring=self.scoring).mean()
+            j = max(scores, key=scores.get)  # ties: the lowest index, as in scikit-learn
+            if auto and self.tol is not None and scores[j] - best_score < self.tol:
+                break
+            best_score = scores[j]
+            chosen[j] = True
+        self.support_ = chosen if forward else ~chosen
+        self.n_features_to_select_ = int(self.support_.sum())
+        return self
+
+    def get_support(self, indices=False):
+        """The boolean mask of selected features, or their indices."""
+        check_is_fitted(self)
+        return np.flatnonzero(self.support_) if indices else self.support_
+
+    def transform(self, X):
+        """Keep only the selected columns of ``X``."""
+        X = self._validate_data(X, reset=False)
+        return X[:, self.support_]

@@ -1,0 +1,63 @@
+r"""Ordinary least squares.
+
+.. math:: \min_{w, b}\ \lVert y - Xw - b\mathbf 1\rVert_2^2
+
+The normal equations :math:`X^\top X w = X^\top y` (on centred data) characterise every
+minimiser. Solving them through :math:`X^\top X` squares the condition number of
+:math:`X`, so, like scikit-learn, we solve the least-squares problem directly with an SVD
+(LAPACK ``gelsd`` via :func:`scipy.linalg.lstsq`). When :math:`X` does not have full
+column rank (collinear columns, or more features than samples) there are infinitely many
+minimisers, and the SVD returns the one of minimum norm, :math:`w = X^+ y`.
+"""
+
+from scipy import linalg
+
+from ..validation import check_scalar
+from ._base import LinearModel, center_data
+
+
+class LinearRegression(LinearModel):
+    r"""Least-squares linear regression, :math:`\min_{w,b}\lVert y - Xw - b\rVert_2^2`.
+
+    Parameters
+    ----------
+    fit_intercept : bool, default=True
+        Fit an (unpenalised) intercept by centring ``X`` and ``y``.
+    tol : float, default=1e-6
+        Singular values below ``tol`` times the largest are treated as zero (the ``cond``
+        argument of :func:`scipy.linalg.lstsq`), which decides the numerical rank.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features,)
+        The minimum-norm least-squares weights :math:`w = X_c^+ y_c` (centred data).
+    intercept_ : float
+    rank_ : int
+        Numerical rank of the (centred) design matrix.
+    singular_ : ndarray of shape (min(n_samples, n_features),)
+        Its singular values.
+    n_features_in_ : int
+
+    Notes
+    -----
+    Same objective, parameters and attributes as ``sklearn.linear_model.LinearRegression``;
+    the fitted values agree to rounding error, including the minimum-norm solution when
+    :math:`X` is rank deficient.
+
+    References
+    ----------
+    Hastie, Tibshirani & Friedman, *The Elements of Statistical Learning*, §3.2.
+    """
+
+    def __init__(self, fit_intercept=True, tol=1e-6):
+        self.fit_intercept = fit_intercept
+        self.tol = tol
+
+    def fit(self, X, y):
+        """Fit to ``X`` of shape (n_samples, n_features) and ``y`` of shape (n_samples,)."""
+        X, y = self._validate_data(X, y, reset=True)
+        tol = check_scalar(self.tol, "tol", low=0)
+        Xc, yc, X_offset, y_offset = center_data(X, y, self.fit_intercept)
+        self.coef_, _, self.rank_, self.singular_ = linalg.lstsq(Xc, yc, cond=tol)
+        self._set_intercept(X_offset, y_offset)
+        return self
