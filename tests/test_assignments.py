@@ -2,7 +2,8 @@
 
 Build it (which runs the solutions against every test), then grade three submissions with the
 autograder: the blank student notebook (scores 0), the solutions (full marks) and the solutions
-with the first question left unanswered (partial credit: everything but that question).
+with the last question left unanswered (partial credit: everything but that question; the last,
+because later questions may build on earlier ones).
 """
 
 import copy
@@ -84,12 +85,12 @@ def test_grading_blank_correct_and_partial_submissions(built, tmp_path):
     student = json.loads((target / "student" / f"{name}.ipynb").read_text())
     solutions = json.loads((target / "solutions" / f"{name}.ipynb").read_text())
     autograded = [q for q in otter_questions(master) if not q.get("manual")]
-    first = autograded[0]["name"]
+    left_out = autograded[-1]
 
     partial = copy.deepcopy(student)
     for question, cells in answer_cells(student).items():
         for i in cells:
-            if question != first:
+            if question != left_out["name"]:
                 assert student["cells"][i]["source"][0] == solutions["cells"][i]["source"][0]
                 partial["cells"][i]["source"] = solutions["cells"][i]["source"]
 
@@ -103,9 +104,9 @@ def test_grading_blank_correct_and_partial_submissions(built, tmp_path):
     assert all(r["possible"] == possible and not r["error"] for r in rows.values())
     assert rows["blank.ipynb"]["total"] == 0
     assert rows["correct.ipynb"]["total"] == possible
-    assert rows["partial.ipynb"][first] == 0
-    assert rows["partial.ipynb"]["total"] == possible - autograded[0]["points"]
-    for q in autograded[1:]:
+    assert rows["partial.ipynb"][left_out["name"]] == 0
+    assert rows["partial.ipynb"]["total"] == possible - left_out["points"]
+    for q in autograded[:-1]:
         assert rows["partial.ipynb"][q["name"]] == q["points"]
 
 
