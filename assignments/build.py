@@ -96,6 +96,7 @@ def build(master, out, release):
         shutil.copy(zip_path, target / f"{name}-autograder.zip")
 
     student = target / "student" / f"{name}.ipynb"
+    stable_cell_ids(student)
     text = student.read_text()
     leaked = [line for line in hidden_lines(master) if line in text]
     if leaked:
@@ -110,6 +111,14 @@ def build(master, out, release):
           f"{sum(q['points'] for q in points.values() if not q.get('manual'))} autograded points, "
           f"{sum(q['points'] for q in points.values() if q.get('manual'))} manual → {target}")
     return target
+
+
+def stable_cell_ids(path):
+    """Replace otter's random cell ids by positional ones, so rebuilding changes nothing."""
+    nb = json.loads(path.read_text())
+    for i, cell in enumerate(nb["cells"]):
+        cell["id"] = f"cell-{i:03d}"
+    path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
 
 
 def otter_questions(master):
