@@ -7,7 +7,9 @@ because later questions may build on earlier ones).
 """
 
 import copy
+import html
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -118,6 +120,29 @@ def test_assignments_page_links_every_student_notebook(built):
     assert f"<{path}>" in page, "download link"
     assert f"https://mybinder.org/v2/gh/{repo}/main?urlpath=lab/tree/{path}" in page
     assert f"https://colab.research.google.com/github/{repo}/blob/main/{path}" in page
+
+
+def normalised_text(path):
+    """Visible text of a built file: tags dropped, entities decoded, white space folded."""
+    text = path.read_text(errors="replace")
+    if path.suffix == ".ipynb":
+        text = "\n".join("".join(c["source"]) for c in json.loads(text)["cells"])
+    elif path.suffix == ".html":
+        text = html.unescape(re.sub(r"<[^>]+>", "", text))
+    return re.sub(r"\s+", " ", text)
+
+
+def test_built_site_contains_no_solution_or_hidden_test(site):
+    """Masters never reach the website: no solution line and no hidden test, in any file."""
+    corpus = " ".join(normalised_text(p) for p in site.rglob("*")
+                      if p.is_file() and p.suffix in (".html", ".js", ".ipynb", ".md", ".txt", ".py"))
+    for master in MASTERS:
+        secrets = [re.sub(r"\s+", " ", line) for line in hidden_lines(master)]
+        leaked = [line for line in secrets if line in corpus]
+        assert not leaked, f"{master.stem}: the website contains {leaked[:3]}"
+        # The search itself works: the downloadable student notebook's questions are in the corpus.
+        question = next(line for line in json.loads(master.read_text())["cells"][1]["source"] if len(line) > 40)
+        assert re.sub(r"\s+", " ", question.strip()) in corpus
 
 
 def test_hidden_lines_are_found_and_kept_from_students(built):
