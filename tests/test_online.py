@@ -120,7 +120,9 @@ def test_weighted_majority_bound_holds_for_every_expert(beta):
         n_experts = int(rng.integers(2, 100))
         X, y = make_expert_advice(300, n_experts, planted_mistakes=int(rng.integers(0, 40)), random_state=seed)
         model = WeightedMajority(beta=beta).fit(X, y)
-        bound = (np.log(1 / beta) * model.expert_mistakes_ + np.log(n_experts)) / np.log(2 / (1 + beta))
+        expert_mistakes = np.sum(X != y[:, None], axis=0)  # M_i, counted independently of the model
+        np.testing.assert_array_equal(model.expert_mistakes_, expert_mistakes)
+        bound = (np.log(1 / beta) * expert_mistakes + np.log(n_experts)) / np.log(2 / (1 + beta))
         assert np.all(model.n_mistakes_ <= bound), (seed, model.n_mistakes_, bound.min())
 
 
@@ -276,6 +278,7 @@ def test_linear_kernel_perceptron_is_the_primal_perceptron(fit_intercept, shuffl
             np.testing.assert_allclose(dual.dual_coef_ @ dual.support_vectors_, primal.coef_, atol=1e-10)
             np.testing.assert_allclose(dual.intercept_, primal.intercept_, atol=1e-12)
             X_test = np.random.default_rng(seed).normal(size=(50, X.shape[1]))
+            X_test[0] = 0.0  # without an intercept its score is exactly 0: a tie, for classes_[0]
             np.testing.assert_allclose(dual.decision_function(X_test), primal.decision_function(X_test), atol=1e-9)
             np.testing.assert_array_equal(dual.predict(X_test), primal.predict(X_test))
 
@@ -286,6 +289,46 @@ def test_callable_kernel_equals_the_named_kernel():
     by_hand = KernelPerceptron(kernel=lambda A, B: (0.5 * A @ B.T + 1.0) ** 2, random_state=0).fit(X, y)
     np.testing.assert_array_equal(named.mistake_indices_, by_hand.mistake_indices_)
     np.testing.assert_allclose(named.decision_function(X), by_hand.decision_function(X))
+
+
+def quadratic_features(X, gamma, coef0):
+    """Explicit feature map of the 2-D kernel (gamma x^T t + coef0)^2, with its sqrt(2) factors."""
+    x1, x2 = X[:, 0], X[:, 1]
+    linear = np.sqrt(2 * gamma * coef0)
+    return np.c_[np.full(len(X), coef0), linear * x1, linear * x2,
+                 gamma * x1**2, gamma * x2**2, np.sqrt(2) * gamma * x1 * x2]
+
+
+def concentric_circles(seed=0):
+    rng = np.random.default_rng(seed)
+    angle, radius = rng.uniform(0, 2 * np.pi, 200), np.r_[np.full(100, 1.0), np.full(100, 2.0)]
+    X = np.c_[radius * np.cos(angle), radius * np.sin(angle)] + 0.05 * rng.normal(size=(200, 2))
+    return X, (radius > 1.5).astype(int)
+
+
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_poly_kernel_perceptron_is_the_perceptron_on_the_explicit_feature_map(fit_intercept):
+    # an independent route: the primal perceptron on phi(X) must make the same mistakes
+    X, y = concentric_circles()
+    Phi = quadratic_features(X, gamma=0.5, coef0=1.0)
+    np.testing.assert_allclose(Phi @ Phi.T, (0.5 * X @ X.T + 1.0) ** 2, rtol=1e-12, atol=1e-12)
+    for seed in range(3):
+        params = dict(fit_intercept=fit_intercept, random_state=seed)
+        dual = KernelPerceptron(kernel="poly", degree=2, gamma=0.5, coef0=1.0, **params).fit(X, y)
+        primal = Perceptron(**params).fit(Phi, y)
+        assert dual.score(X, y) == 1.0
+        np.testing.assert_array_equal(dual.mistake_indices_, primal.mistake_indices_)
+        X_test = np.random.default_rng(seed).uniform(-3, 3, size=(100, 2))
+        np.testing.assert_allclose(dual.decision_function(X_test),
+                                   primal.decision_function(quadratic_features(X_test, 0.5, 1.0)), atol=1e-9)
+
+
+def test_kernel_perceptron_rejects_a_kernel_that_is_not_psd():
+    X, y = kernel_perceptron_datasets()[0]
+    with pytest.raises(ValueError, match="not positive semi-definite"):
+        KernelPerceptron(kernel=lambda A, B: -(A @ B.T)).fit(X, y)
+    with pytest.raises(ValueError, match="not symmetric"):
+        KernelPerceptron(kernel=lambda A, B: A @ (B + 1.0).T).fit(X, y)
 
 
 def dnf_data(n, n_samples, seed):
@@ -314,10 +357,7 @@ def test_the_same_dnf_is_not_linearly_separable():
 
 
 def test_rbf_kernel_perceptron_separates_concentric_circles():
-    rng = np.random.default_rng(0)
-    angle, radius = rng.uniform(0, 2 * np.pi, 200), np.r_[np.full(100, 1.0), np.full(100, 2.0)]
-    X = np.c_[radius * np.cos(angle), radius * np.sin(angle)] + 0.05 * rng.normal(size=(200, 2))
-    y = (radius > 1.5).astype(int)
+    X, y = concentric_circles()
     model = KernelPerceptron(kernel="rbf", gamma=1.0, random_state=0).fit(X, y)
     assert model.score(X, y) == 1.0
     with pytest.warns(ConvergenceWarning):

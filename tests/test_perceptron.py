@@ -57,6 +57,17 @@ def test_shuffled_runs_reach_zero_training_error_like_sklearn(name):
         assert ours.mistakes_per_epoch_[-1] == 0 and np.all(ours.mistakes_per_epoch_[:-1] > 0)
 
 
+def test_a_zero_decision_value_predicts_the_first_class_like_sklearn():
+    # on the hyperplane the score is exactly 0: both libraries predict classes_[0] there
+    X, y = np.array([[1.0, 2.0], [-1.0, -1.5]]), np.array(["a", "b"])
+    ours = Perceptron(fit_intercept=False, shuffle=False).fit(X, y)
+    theirs = sklearn_perceptron(fit_intercept=False, shuffle=False, max_iter=5).fit(X, y)
+    on_the_hyperplane = np.array([[0.0, 0.0], [-ours.coef_[0, 1], ours.coef_[0, 0]]])
+    np.testing.assert_array_equal(ours.decision_function(on_the_hyperplane), 0.0)
+    np.testing.assert_array_equal(ours.predict(on_the_hyperplane), ["a", "a"])
+    np.testing.assert_array_equal(ours.predict(on_the_hyperplane), theirs.predict(on_the_hyperplane))
+
+
 def test_strict_test_would_never_move_from_zero():
     # with w = 0 every functional margin is exactly 0: "<= 0" must count it as a mistake
     X, y = np.array([[1.0, 2.0], [-1.0, -1.5]]), np.array([1, -1])

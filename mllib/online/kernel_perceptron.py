@@ -12,7 +12,7 @@ Every update adds :math:`y_i\phi(x_i)` to the weights, so after training
 import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin
-from ..kernels import pairwise_kernels
+from ..kernels import check_psd, is_psd_by_construction, pairwise_kernels
 from ..linear_model.perceptron import encode_binary_labels, run_mistake_driven_passes
 from ..validation import check_random_state
 
@@ -28,7 +28,9 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
     ----------
     kernel : {"linear", "poly", "rbf", "anova", "min"} or callable
         A name from :data:`mllib.kernels.KERNELS`, or a callable ``kernel(X, Y)`` returning the
-        (len(X), len(Y)) Gram matrix, like the functions of :mod:`mllib.kernels`.
+        (len(X), len(Y)) Gram matrix, like the functions of :mod:`mllib.kernels`. A callable
+        (or a polynomial kernel that is not PSD by construction) must give a positive
+        semi-definite training Gram matrix, or ``fit`` raises a ``ValueError``.
     degree, gamma, coef0 : float
         Parameters of the named kernels, with scikit-learn's meanings
         (``gamma=None`` means 1 / n_features); ignored by kernels that do not take them.
@@ -83,6 +85,9 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         X, y = self._validate_data(X, y, reset=True, y_numeric=False)
         self.classes_, y_signed = encode_binary_labels(y, "KernelPerceptron")
         K = self._gram(X, X)
+        if not is_psd_by_construction(self.kernel, self.degree, self.coef0):
+            # without a feature map there is no perceptron in feature space, and no mistake bound
+            check_psd(K, name="The Gram matrix of the kernel on the training data")
         rng = check_random_state(self.random_state)
         counts, decision = np.zeros(len(X)), np.zeros(len(X))
         step_b = 1.0 if self.fit_intercept else 0.0

@@ -1,0 +1,315 @@
+r"""Covariance functions for Gaussian processes, with hyperparameters in log space.
+
+A kernel is called like a function, ``kernel(X, Y=None, eval_gradient=False)``, and
+returns the matrix :math:`K_{ij}=k(x_i, y_j)`. Each positive hyperparameter
+:math:`\theta_j` (a length-scale, a variance, a noise level) is exposed through
+``kernel.theta``, the vector of :math:`\log\theta_j`, and ``kernel.bounds``, its box in log
+space, because the evidence is maximised over :math:`\log\theta` (positivity for free, and
+the scale of a length-scale is multiplicative). With ``eval_gradient=True`` the kernel also
+returns :math:`\partial K/\partial\log\theta_j` as an array of shape (n, n, n_dims), which
+is :math:`\theta_j\,\partial K/\partial\theta_j`. A hyperparameter whose bounds are
+``"fixed"`` is left out of ``theta``. ``k1 + k2`` and ``k1 * k2`` build sums and products,
+and a number in either acts as a :class:`ConstantKernel`.
+
+Names, defaults, bounds and ``theta`` ordering are those of
+``sklearn.gaussian_process.kernels``, so a kernel here and there with the same
+hyperparameters gives the same matrices and the same ``theta``.
+Reference: Rasmussen & Williams (2006), *Gaussian Processes for Machine Learning*, ch. 4–5.
+"""
+
+import numpy as np
+
+from ..base import BaseEstimator, clone
+from ..kernels import squared_euclidean_distances
+from ..validation import check_array
+
+
+class Kernel(BaseEstimator):
+    """Base class: log-space hyperparameters, bounds, ``+`` and ``*``.
+
+    Subclasses list their positive hyperparameters in ``_hyperparameters``; the bounds of
+    hyperparameter ``name`` live in the constructor argument ``name + "_bounds"``.
+    """
+
+    _hyperparameters = ()
+
+    def _free(self):
+        return [name for name in self._hyperparameters
+                if not _is_fixed(getattr(self, f"{name}_bounds"))]
+
+    @property
+    def theta(self):
+        """Log of the free hyperparameters, shape (n_dims,)."""
+        values = [_positive(getattr(self, name), name) for name in self._free()]
+        return np.log(np.array(values, dtype=float))
+
+    @theta.setter
+    def theta(self, theta):
+        theta = np.asarray(theta, dtype=float).reshape(-1)
+        if len(theta) != self.n_dims:
+            raise ValueError(f"theta has {len(theta)} entries; this kernel has {self.n_dims}.")
+        for name, value in zip(self._free(), theta):
+            setattr(self, name, float(np.exp(value)))
+
+    @property
+    def bounds(self):
+        """Log of the bounds of the free hyperparameters, shape (n_dims, 2)."""
+        pairs = [_check_bounds(getattr(self, f"{name}_bounds"), name) for name in self._free()]
+        return np.log(np.array(pairs, dtype=float).reshape(-1, 2))
+
+    @property
+    def n_dims(self):
+        return len(self._free())
+
+    def _gradient(self, dK):
+        """Stack ``dK`` = ∂K/∂log θ as (n, n, 1), or return (n, n, 0) when θ is fixed."""
+        return dK[:, :, None] if self.n_dims else np.empty(dK.shape + (0,))
+
+    def clone_with_theta(self, theta):
+        """A copy of this kernel with ``theta`` set (the original is left unchanged)."""
+        kernel = clone(self)
+        kernel.theta = theta
+        return kernel
+
+    def diag(self, X):
+        """The diagonal of ``kernel(X)``, shape (n,), without forming the matrix."""
+        raise NotImplementedError
+
+    def __add__(self, other):
+        return Sum(self, _as_kernel(other))
+
+    def __radd__(self, other):
+        return Sum(_as_kernel(other), self)
+
+    def __mul__(self, other):
+        return Product(self, _as_kernel(other))
+
+    def __rmul__(self, other):
+        return Product(_as_kernel(other), self)
+
+
+class RBF(Kernel):
+    r"""Squared-exponential kernel :math:`k(x,x')=\exp\bigl(-\lVert x-x'\rVert^2/(2\ell^2)\bigr)`.
+
+    :math:`\partial K/\partial\log\ell = K\odot D/\ell^2` with :math:`D_{ij}=\lVert x_i-x_j\rVert^2`.
+    The Gaussian kernel :math:`\exp(-\gamma\lVert x-x'\rVert^2)` of the kernel chapters is the
+    same function with :math:`\gamma=1/(2\ell^2)`. Only an isotropic (scalar) ``length_scale``
+    is supported.
+    """
+
+    _hyperparameters = ("length_scale",)
+
+    def __init__(self, length_scale=1.0, length_scale_bounds=(1e-5, 1e5)):
+        self.length_scale = length_scale
+        self.length_scale_bounds = length_scale_bounds
+
+    def __call__(self, X, Y=None, eval_gradient=False):
+        _check_gradient_request(Y, eval_gradient)
+        scaled = squared_euclidean_distances(X, Y) / _positive(self.length_scale, "length_scale") ** 2
+        K = np.exp(-0.5 * scaled)
+        if not eval_gradient:
+            return K
+        return K, self._gradient(K * scaled)
+
+    def diag(self, X):
+        return np.ones(len(check_array(X)))
+
+    def __repr__(self):
+        return f"RBF(length_scale={self.length_scale:.3g})"
+
+
+class ConstantKernel(Kernel):
+    r"""Constant kernel :math:`k(x,x')=c`; multiplied with another kernel it sets the signal variance.
+
+    :math:`\partial K/\partial\log c = K`. Printed as ``s**2`` with :math:`s=\sqrt c`, as in
+    scikit-learn.
+    """
+
+    _hyperparameters = ("constant_value",)
+
+    def __init__(self, constant_value=1.0, constant_value_bounds=(1e-5, 1e5)):
+        self.constant_value = constant_value
+        self.constant_value_bounds = constant_value_bounds
+
+    def __call__(self, X, Y=None, eval_gradient=False):
+        _check_gradient_request(Y, eval_gradient)
+        X = check_array(X)
+        m = len(X) if Y is None else len(check_array(Y, name="Y"))
+        K = np.full((len(X), m), _positive(self.constant_value, "constant_value"), dtype=float)
+        if not eval_gradient:
+            return K
+        return K, self._gradient(K.copy())
+
+    def diag(self, X):
+        return np.full(len(check_array(X)), float(self.constant_value))
+
+    def __repr__(self):
+        return f"{np.sqrt(self.constant_value):.3g}**2"
+
+
+class WhiteKernel(Kernel):
+    r"""White noise :math:`k(x_i,x_j)=s\,\mathbb 1[i=j]` within one set of points, 0 between two sets.
+
+    Inside ``kernel(X)`` it adds :math:`sI`, so it models observation noise whose level is
+    learnt with the other hyperparameters; ``kernel(X, Y)`` gets nothing from it, so it never
+    enters the cross-covariances used for the predictive mean. :math:`\partial K/\partial\log s = sI`.
+    """
+
+    _hyperparameters = ("noise_level",)
+
+    def __init__(self, noise_level=1.0, noise_level_bounds=(1e-5, 1e5)):
+        self.noise_level = noise_level
+        self.noise_level_bounds = noise_level_bounds
+
+    def __call__(self, X, Y=None, eval_gradient=False):
+        _check_gradient_request(Y, eval_gradient)
+        X = check_array(X)
+        noise = _positive(self.noise_level, "noise_level")
+        if Y is not None:
+            return np.zeros((len(X), len(check_array(Y, name="Y"))))
+        K = noise * np.eye(len(X))
+        if not eval_gradient:
+            return K
+        return K, self._gradient(K.copy())
+
+    def diag(self, X):
+        return np.full(len(check_array(X)), float(self.noise_level))
+
+    def __repr__(self):
+        return f"WhiteKernel(noise_level={self.noise_level:.3g})"
+
+
+class DotProduct(Kernel):
+    r"""Linear kernel :math:`k(x,x')=\sigma_0^2+x^\top x'`.
+
+    Bayesian linear regression with prior :math:`w\sim\mathcal N(0,\tau^2I)` is the GP with kernel
+    ``ConstantKernel(tau**2) * DotProduct(sigma_0=0, sigma_0_bounds="fixed")``; a positive
+    :math:`\sigma_0` adds an intercept with prior variance :math:`\tau^2\sigma_0^2`.
+    :math:`\partial K/\partial\log\sigma_0 = 2\sigma_0^2`. ``sigma_0=0`` needs fixed bounds
+    (:math:`\log 0` is not a hyperparameter value).
+    """
+
+    _hyperparameters = ("sigma_0",)
+
+    def __init__(self, sigma_0=1.0, sigma_0_bounds=(1e-5, 1e5)):
+        self.sigma_0 = sigma_0
+        self.sigma_0_bounds = sigma_0_bounds
+
+    def __call__(self, X, Y=None, eval_gradient=False):
+        _check_gradient_request(Y, eval_gradient)
+        X = check_array(X)
+        Y = X if Y is None else check_array(Y, name="Y")
+        if self.sigma_0 < 0:
+            raise ValueError(f"sigma_0 must be non-negative; got {self.sigma_0!r}.")
+        K = X @ Y.T + self.sigma_0**2
+        if not eval_gradient:
+            return K
+        return K, self._gradient(np.full(K.shape, 2.0 * self.sigma_0**2))
+
+    def diag(self, X):
+        X = check_array(X)
+        return np.einsum("ij,ij->i", X, X) + self.sigma_0**2
+
+    def __repr__(self):
+        return f"DotProduct(sigma_0={self.sigma_0:.3g})"
+
+
+class _Combination(Kernel):
+    """Shared parts of ``Sum`` and ``Product``: ``theta`` is ``k1``'s followed by ``k2``'s."""
+
+    def __init__(self, k1, k2):
+        self.k1 = k1
+        self.k2 = k2
+
+    @property
+    def theta(self):
+        return np.concatenate([self.k1.theta, self.k2.theta])
+
+    @theta.setter
+    def theta(self, theta):
+        theta = np.asarray(theta, dtype=float).reshape(-1)
+        if len(theta) != self.n_dims:
+            raise ValueError(f"theta has {len(theta)} entries; this kernel has {self.n_dims}.")
+        self.k1.theta, self.k2.theta = theta[: self.k1.n_dims], theta[self.k1.n_dims:]
+
+    @property
+    def bounds(self):
+        return np.vstack([self.k1.bounds, self.k2.bounds])
+
+    @property
+    def n_dims(self):
+        return self.k1.n_dims + self.k2.n_dims
+
+    def _parts(self, X, Y, eval_gradient):
+        _check_gradient_request(Y, eval_gradient)
+        if not eval_gradient:
+            return self.k1(X, Y), self.k2(X, Y)
+        return self.k1(X, eval_gradient=True), self.k2(X, eval_gradient=True)
+
+
+class Sum(_Combination):
+    r""":math:`k(x,x')=k_1(x,x')+k_2(x,x')`; the gradients are stacked."""
+
+    def __call__(self, X, Y=None, eval_gradient=False):
+        first, second = self._parts(X, Y, eval_gradient)
+        if not eval_gradient:
+            return first + second
+        (K1, dK1), (K2, dK2) = first, second
+        return K1 + K2, np.concatenate([dK1, dK2], axis=2)
+
+    def diag(self, X):
+        return self.k1.diag(X) + self.k2.diag(X)
+
+    def __repr__(self):
+        return f"{self.k1!r} + {self.k2!r}"
+
+
+class Product(_Combination):
+    r""":math:`k(x,x')=k_1(x,x')\,k_2(x,x')`; by the product rule
+    :math:`\partial K/\partial\theta_1 = (\partial K_1/\partial\theta_1)\odot K_2` and likewise for :math:`\theta_2`."""
+
+    def __call__(self, X, Y=None, eval_gradient=False):
+        first, second = self._parts(X, Y, eval_gradient)
+        if not eval_gradient:
+            return first * second
+        (K1, dK1), (K2, dK2) = first, second
+        return K1 * K2, np.concatenate([dK1 * K2[:, :, None], K1[:, :, None] * dK2], axis=2)
+
+    def diag(self, X):
+        return self.k1.diag(X) * self.k2.diag(X)
+
+    def __repr__(self):
+        return f"{self.k1!r} * {self.k2!r}"
+
+
+def _as_kernel(value):
+    if isinstance(value, Kernel):
+        return value
+    if np.isscalar(value) and not isinstance(value, (str, bool)):
+        return ConstantKernel(value)
+    raise TypeError(f"kernels combine with kernels or numbers, not {type(value).__name__}.")
+
+
+def _is_fixed(bounds):
+    return isinstance(bounds, str) and bounds == "fixed"
+
+
+def _check_bounds(bounds, name):
+    try:
+        low, high = (float(b) for b in bounds)
+    except (TypeError, ValueError):
+        raise ValueError(f'{name}_bounds must be "fixed" or a pair (low, high); got {bounds!r}.') from None
+    if not 0 < low <= high < np.inf:
+        raise ValueError(f"{name}_bounds must satisfy 0 < low <= high < inf; got {bounds!r}.")
+    return low, high
+
+
+def _positive(value, name):
+    if not (np.isscalar(value) and np.isfinite(value) and value > 0):
+        raise ValueError(f"{name} must be a positive finite number; got {value!r}.")
+    return float(value)
+
+
+def _check_gradient_request(Y, eval_gradient):
+    if eval_gradient and Y is not None:
+        raise ValueError("eval_gradient=True is only defined for kernel(X), not kernel(X, Y).")
