@@ -152,6 +152,22 @@ def test_check_psd_rejects_indefinite_and_asymmetric_matrices(rng):
     assert abs(check_psd(low_rank)) < 1e-12 * np.abs(low_rank).max()
 
 
+def test_check_psd_tolerance_is_relative_and_tight(rng):
+    """Rounding-sized negative eigenvalues pass; a real one, a millionth of the largest, does not."""
+    U = np.linalg.qr(rng.normal(size=(20, 20)))[0]
+    eigenvalues = np.linspace(1.0, 100.0, 20)
+    for smallest, ok in [(-1e-12 * 100, True), (-1e-6 * 100, False)]:
+        eigenvalues[0] = smallest
+        K = (U * eigenvalues) @ U.T
+        K = 0.5 * (K + K.T)
+        for scale in (1e-6, 1.0, 1e6):                              # relative: the same verdict at any scale
+            if ok:
+                assert check_psd(scale * K) == pytest.approx(scale * smallest, abs=1e-12 * scale * 100)
+            else:
+                with pytest.raises(ValueError, match="not positive semi-definite"):
+                    check_psd(scale * K)
+
+
 def test_pairwise_kernels_by_name_and_callable(rng):
     X, Y = rng.normal(size=(5, 3)), rng.normal(size=(4, 3))
     params = dict(gamma=0.5, degree=2, coef0=1.5)
