@@ -5,11 +5,12 @@ import pytest
 from scipy.linalg import cho_solve, solve_triangular
 from sklearn.gaussian_process import GaussianProcessRegressor as SkGPR
 from sklearn.gaussian_process import kernels as sk
-from sklearn.kernel_ridge import KernelRidge
+from sklearn.kernel_ridge import KernelRidge as SkKernelRidge
 
 from mllib.exceptions import NotFittedError
 from mllib.gaussian_process import GaussianProcessRegressor
 from mllib.gaussian_process.kernels import RBF, ConstantKernel, DotProduct, WhiteKernel
+from mllib.kernel_ridge import KernelRidge
 from mllib.optim import check_gradient, numerical_jacobian
 
 
@@ -180,8 +181,13 @@ def test_mean_equals_kernel_ridge_with_lambda_sigma_squared():
     X, y, X_new = make_data(50, 3, seed=9)
     length_scale, noise = 0.8, 0.05
     gp = GaussianProcessRegressor(kernel=RBF(length_scale), alpha=noise).fit(X, y)
-    krr = KernelRidge(alpha=noise, kernel="rbf", gamma=1 / (2 * length_scale**2)).fit(X, y)
-    np.testing.assert_allclose(gp.alpha_, krr.dual_coef_, rtol=1e-9, atol=1e-10)
+    for krr in (SkKernelRidge(alpha=noise, kernel="rbf", gamma=1 / (2 * length_scale**2)).fit(X, y),
+                KernelRidge(alpha=noise, kernel="rbf", gamma=1 / (2 * length_scale**2)).fit(X, y)):
+        np.testing.assert_allclose(gp.alpha_, krr.dual_coef_, rtol=1e-9, atol=1e-10)
+        np.testing.assert_allclose(gp.predict(X_new), krr.predict(X_new), rtol=1e-9, atol=1e-10)
+    composite = ConstantKernel(1.7) * RBF(0.6) + ConstantKernel(0.3) * DotProduct(0.0, "fixed")
+    gp = GaussianProcessRegressor(kernel=composite, alpha=noise).fit(X, y)
+    krr = KernelRidge(alpha=noise, kernel=composite).fit(X, y)         # a GP kernel is a whole-array callable
     np.testing.assert_allclose(gp.predict(X_new), krr.predict(X_new), rtol=1e-9, atol=1e-10)
 
 
@@ -289,8 +295,14 @@ def test_not_fitted_bad_input_and_nothing_mutated():
         GaussianProcessRegressor(optimizer="adam").fit(X, y)
     with pytest.raises(ValueError, match="alpha"):
         GaussianProcessRegressor(alpha=-1.0).fit(X, y)
-    with pytest.raises(ValueError, match="alpha"):
-        GaussianProcessRegressor(alpha=np.ones(3)).fit(X, y)
+    for bad_alpha in (np.ones(3), np.nan, np.inf, "small"):          # NaN and inf used to pass silently
+        with pytest.raises(ValueError, match="alpha must be a non-negative finite"):
+            GaussianProcessRegressor(alpha=bad_alpha).fit(X, y)
+    with pytest.raises(ValueError, match="kernel must be None or a kernel"):
+        GaussianProcessRegressor(kernel="rbf").fit(X, y)
+    for bad_restarts in (-1, 1.5):
+        with pytest.raises(ValueError, match="n_restarts_optimizer"):
+            GaussianProcessRegressor(kernel=RBF(), optimizer="evidence", n_restarts_optimizer=bad_restarts).fit(X, y)
     with pytest.raises(ValueError, match="at most one"):
         gp.predict(X_new, return_std=True, return_cov=True)
     with pytest.raises(ValueError, match="eval_gradient"):
