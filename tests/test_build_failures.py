@@ -43,6 +43,7 @@ def test_nbval_fails_on_a_broken_notebook(tmp_path, check, expected):
 def make_book(folder, check):
     shutil.copy(ROOT / "_config.yml", folder)
     shutil.copy(ROOT / "references.bib", folder)
+    shutil.copytree(ROOT / "_ext", folder / "_ext")  # the local Sphinx extension _config.yml loads
     (folder / "intro.md").write_text("# Intro\n\n```{tableofcontents}\n```\n")
     (folder / "bibliography.md").write_text("# Bibliography\n\n```{bibliography}\n```\n")
     (folder / "chapter.ipynb").write_text(json.dumps(notebook(check)))

@@ -2,6 +2,8 @@
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,6 +12,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = sorted((ROOT / "chapters").glob("*.ipynb"))
 CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text())
+COLAB_INSTALL_URL = f"{CONFIG['repository']['url']}@{CONFIG['repository']['branch']}"
 
 
 def toc_files():
@@ -33,6 +36,25 @@ def load(path):
 
 def sources(nb, cell_type):
     return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == cell_type]
+
+
+def run_first_cell(path, on_colab, installed):
+    """Run a chapter's first cell in a fresh interpreter that pretends to be Colab (or not)
+    and to lack mllib (or not); return the commands it would have run."""
+    program = f"""
+import importlib.util, json, subprocess, sys, types
+commands = []
+subprocess.run = lambda args, **kwargs: commands.append(list(args))
+if {on_colab}:
+    sys.modules["google.colab"] = types.ModuleType("google.colab")
+find_spec = importlib.util.find_spec
+importlib.util.find_spec = lambda name, *args: find_spec(name, *args) if {installed} or name != "mllib" else None
+exec({"".join(load(path)["cells"][0]["source"])!r})
+print(json.dumps(commands))
+"""
+    result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
 
 
 def test_there_are_chapters():
@@ -65,7 +87,16 @@ class TestChapter:
         source = "".join(first["source"])
         assert "remove-cell" in first["metadata"].get("tags", [])
         assert '"google.colab" in sys.modules' in source
-        assert f"git+{CONFIG['repository']['url']}" in source
+        assert 'importlib.util.find_spec("mllib") is None' in source
+        assert f"git+{COLAB_INSTALL_URL}\"" in source, f"install from {COLAB_INSTALL_URL}, the branch the launch links open"
+
+    @pytest.mark.parametrize("on_colab, installed, expected", [
+        (True, False, [[sys.executable, "-m", "pip", "install", "--quiet", f"git+{COLAB_INSTALL_URL}"]]),
+        (True, True, []),
+        (False, False, []),
+    ], ids=["colab-without-mllib", "colab-with-mllib", "elsewhere"])
+    def test_first_cell_installs_only_on_colab_and_only_when_missing(self, path, on_colab, installed, expected):
+        assert run_first_cell(path, on_colab, installed) == expected
 
     def test_imports_mllib_and_uses_the_book_style(self, path):
         code = "\n".join(sources(load(path), "code"))

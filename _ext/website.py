@@ -1,0 +1,73 @@
+"""What the website needs beyond Jupyter Book's defaults (a Sphinx extension, see _config.yml).
+
+1. **Serve the widget JavaScript from the site.** ``static/`` holds require.js and the
+   ipywidgets HTML manager (vendored with their licences; provenance in ``README.md``), which
+   ``nb_ipywidgets_js`` in ``_config.yml`` points at, so widget demos render with no network.
+   The folder is added to ``html_static_path`` here, after Jupyter Book has read its
+   configuration, because Jupyter Book links *every* ``.js`` file under a static path into
+   *every* page: a 3.6 MB widget bundle would then load on pages without widgets. (MathJax comes
+   from the ``sphinx-mathjax-offline`` package, listed in ``_config.yml``.)
+2. **Tell require.js where the widget bundle lives.** ``embed-amd.js`` locates its fonts from
+   the module path ``@jupyter-widgets/html-manager/dist``, which require.js resolves relative to
+   the page (a 404 for every font); a ``require`` configuration object defined before
+   require.js loads maps that path to the bundle's folder.
+3. **Let widget labels use MathJax 3.** The HTML manager typesets widget descriptions with
+   MathJax 2's ``MathJax.Hub.Queue``, which MathJax 3 (the book's) lacks: a TypeError on every
+   page with a widget. A small adapter maps it to MathJax 3's ``typesetPromise``.
+4. **One search field.** pydata-sphinx-theme 0.16+ adds a header bar holding a second search
+   field above the book theme's own (sidebar) one; an empty ``navbar_persistent`` removes it.
+5. **Drop duplicated inline scripts.** With Sphinx 7.4, the inline configuration scripts of
+   sphinx-togglebutton and sphinx-thebe reach every page twice; the second
+   ``const THEBE_JS_URL = ...`` is a SyntaxError in the reader's console.
+"""
+
+import json
+import posixpath
+from pathlib import Path
+
+STATIC = Path(__file__).parent / "static"
+REQUIRE_PRIORITY = 500  # MyST-NB adds require.js and embed-amd.js at Sphinx's default priority
+
+
+def configure(app, config):
+    config.html_static_path.append(str(STATIC))
+    config.html_theme_options.setdefault("navbar_persistent", [])
+
+
+# Widgets render on the window's load event, after MathJax (deferred) has started.
+MATHJAX2_ADAPTER = """window.addEventListener("DOMContentLoaded", () => {
+  if (window.MathJax && MathJax.startup && !MathJax.Hub) {
+    MathJax.Hub = {Queue: ([, , element]) => MathJax.startup.promise.then(() => MathJax.typesetPromise([element]))};
+  }
+});"""
+
+
+def configure_widgets(app, pagename, templatename, context, doctree):
+    bundle = next((getattr(s, "filename", s) for s in context.get("script_files", [])
+                   if str(getattr(s, "filename", s) or "").endswith("/embed-amd.js")), None)
+    if bundle:
+        folder = context["pathto"](posixpath.dirname(bundle), resource=True)
+        paths = json.dumps({"@jupyter-widgets/html-manager/dist": folder})
+        app.add_js_file(None, body=f"var require = {{paths: {paths}}};", priority=REQUIRE_PRIORITY - 1)
+        app.add_js_file(None, body=MATHJAX2_ADAPTER, priority=REQUIRE_PRIORITY - 1)
+
+
+def drop_duplicate_scripts(app, pagename, templatename, context, doctree):
+    scripts = context.get("script_files")
+    if not scripts:
+        return
+    seen, unique = set(), []
+    for script in scripts:
+        key = (getattr(script, "filename", script) or "", tuple(sorted(getattr(script, "attributes", {}).items())))
+        if key not in seen:
+            seen.add(key)
+            unique.append(script)
+    context["script_files"] = unique
+
+
+def setup(app):
+    app.connect("config-inited", configure)
+    # both run after the extensions have added their scripts for the page (default priority 500)
+    app.connect("html-page-context", configure_widgets, priority=800)
+    app.connect("html-page-context", drop_duplicate_scripts, priority=900)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
