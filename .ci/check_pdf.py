@@ -132,8 +132,11 @@ def page_texts(pdf, body_only=False):
     if body_only:
         width, height = (float(v) for v in re.search(
             r"Page size:\s+([\d.]+) x ([\d.]+)", _run("pdfinfo", str(pdf))).groups())
-        command += ["-r", "72", "-x", "0", "-y", str(int(0.1 * height)),
-                    "-W", str(int(width)), "-H", str(int(0.8 * height))]
+        # The text area of _latex/pdfedition.sty's geometry (vmargin 2.4 cm top, 2.6 cm bottom),
+        # widened by 2 mm: the running head sits above it and the foot below.
+        top, bottom = (cm * 72 / 2.54 for cm in (2.4 - 0.2, 2.6 - 0.2))
+        command += ["-r", "72", "-x", "0", "-y", str(int(top)),
+                    "-W", str(int(width)), "-H", str(int(height - top - bottom))]
     pages = _run(*command, str(pdf), "-").split("\f")
     return pages[:-1] if pages and not pages[-1].strip() else pages
 

@@ -291,6 +291,11 @@ def _back_matter(app, doctree, appendix):
         at = container.index(back[0])
         new = [_raw(r"\pdfeditionappendix"), appendix] if appendix is not None else []
         container[at:at] = new + [_raw(r"\pdfeditionbackmatter")]
+        # Sphinx's LaTeX writer collects every citation into one list at the very end of the
+        # document: the bibliography's page goes last so that the list follows its heading
+        # instead of running on under the back matter after it.
+        container.remove(back[0])
+        container.append(back[0])
     elif appendix is not None:
         last = list(doctree.findall(addnodes.start_of_file))[-1]
         container = last.parent
