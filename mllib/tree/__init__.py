@@ -1,0 +1,20 @@
+"""Decision trees (CART): impurities, the split search, growth, node arrays and pruning."""
+
+from .classes import DecisionTreeClassifier, DecisionTreeRegressor
+from .pruning import PruningPath, cost_complexity_pruning_path, prune
+from .splitting import Split, best_split, best_split_naive
+from .structure import TREE_LEAF, TREE_UNDEFINED, Tree
+
+__all__ = [
+    "DecisionTreeClassifier",
+    "DecisionTreeRegressor",
+    "Tree",
+    "TREE_LEAF",
+    "TREE_UNDEFINED",
+    "Split",
+    "best_split",
+    "best_split_naive",
+    "PruningPath",
+    "cost_complexity_pruning_path",
+    "prune",
+]
