@@ -10,9 +10,10 @@ that coincides with training points gets the average of those points only). Larg
 averages over more points: a smoother, lower-variance, more biased estimate.
 
 Queries are processed in chunks so that the block of squared distances (from
-:func:`mllib.kernels.squared_euclidean_distances`) stays small; in each row,
+:func:`mllib.kernels.squared_euclidean_distances`, one matrix product) stays small; in each row,
 ``np.argpartition`` finds the :math:`k` smallest in :math:`O(n)` time, and only those :math:`k`
-are sorted. Same results as scikit-learn's ``KNeighborsClassifier`` / ``KNeighborsRegressor``
+distances are recomputed directly (the expansion :math:`\lVert x\rVert^2+\lVert y\rVert^2-2x^\top y`
+can leave :math:`10^{-8}` where the distance is 0) and sorted. Same results as scikit-learn's ``KNeighborsClassifier`` / ``KNeighborsRegressor``
 with ``algorithm="brute"`` and the default Euclidean metric, wherever no two training points
 are at exactly the same distance from a query at the :math:`k`-th place.
 
@@ -67,10 +68,11 @@ class _KNeighborsBase(BaseEstimator):
             rows = slice(start, start + chunk)
             squared = squared_euclidean_distances(X[rows], self._fit_X)
             nearest = np.sort(np.argpartition(squared, k - 1, axis=1)[:, :k], axis=1)  # the k smallest, any order
-            nearest_sq = np.take_along_axis(squared, nearest, axis=1)
-            order = np.argsort(nearest_sq, axis=1, kind="stable")   # stable: ties keep the smaller index first
+            # recompute the k distances directly: exact zeros for coinciding points, no cancellation
+            exact = np.linalg.norm(X[rows, None, :] - self._fit_X[nearest], axis=2)
+            order = np.argsort(exact, axis=1, kind="stable")   # stable: ties keep the smaller index first
             indices[rows] = np.take_along_axis(nearest, order, axis=1)
-            distances[rows] = np.sqrt(np.take_along_axis(nearest_sq, order, axis=1))
+            distances[rows] = np.take_along_axis(exact, order, axis=1)
         return (distances, indices) if return_distance else indices
 
     def _neighbours_and_votes(self, X):
@@ -121,7 +123,8 @@ class KNeighborsClassifier(ClassifierMixin, _KNeighborsBase):
 
     def predict(self, X):
         """The class with the largest vote (ties: the first in ``classes_``), shape (n_queries,)."""
-        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
 
 
 class KNeighborsRegressor(RegressorMixin, _KNeighborsBase):

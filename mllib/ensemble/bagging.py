@@ -169,7 +169,8 @@ class BaggingClassifier(ClassifierMixin, BaseBagging):
 
     def predict(self, X):
         """The class with the largest average probability, shape (n_samples,)."""
-        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
 
 
 class BaggingRegressor(RegressorMixin, BaseBagging):

@@ -228,4 +228,5 @@ class GradientBoostingClassifier(ClassifierMixin, BaseGradientBoosting):
 
     def predict(self, X):
         """``classes_[1]`` where the log-odds are positive, shape (n_samples,)."""
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+        positive = self.decision_function(X) > 0
+        return self.classes_[positive.astype(int)]

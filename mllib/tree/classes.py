@@ -44,7 +44,8 @@ class BaseDecisionTree(BaseEstimator):
 
     def apply(self, X):
         """Index of the leaf each row of ``X`` reaches, shape (n_samples,)."""
-        return self.tree_.apply(self._validate_data(X, reset=False))
+        X = self._validate_data(X, reset=False)
+        return self.tree_.apply(X)
 
     def get_depth(self):
         """Depth of the tree (a single leaf has depth 0)."""
@@ -132,11 +133,13 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
 
     def predict_proba(self, X):
         """Weighted class proportions of the leaf each row reaches, shape (n_samples, n_classes)."""
-        return self.tree_.predict(self._validate_data(X, reset=False))[:, 0, :]
+        X = self._validate_data(X, reset=False)
+        return self.tree_.predict(X)[:, 0, :]
 
     def predict(self, X):
         """The majority class of each row's leaf (ties: the first in ``classes_``), shape (n_samples,)."""
-        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
 
 
 class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
@@ -163,7 +166,8 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
 
     def predict(self, X):
         """The mean training target of the leaf each row reaches, shape (n_samples,)."""
-        return self.tree_.predict(self._validate_data(X, reset=False))[:, 0, 0]
+        X = self._validate_data(X, reset=False)
+        return self.tree_.predict(X)[:, 0, 0]
 
 
 def _check_int(value, name, low):

@@ -55,7 +55,7 @@ def weighted_impurity(counts, criterion, axis=-1, total=None):
     total = np.sum(counts, axis=axis) if total is None else total
     if criterion == "gini":
         squares = np.sum(np.square(counts), axis=axis)
-        return total - np.divide(squares, total, out=np.zeros_like(total), where=total > 0)
+        return total - np.divide(squares, total, out=np.zeros(np.shape(total)), where=total > 0)
     if criterion in ("entropy", "log_loss"):
         return (xlogy(total, total) - np.sum(xlogy(counts, counts), axis=axis)) / np.log(2.0)
     return total - np.max(counts, axis=axis)

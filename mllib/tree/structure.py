@@ -95,7 +95,7 @@ class Tree:
         left, right = self.children_left[internal], self.children_right[internal]
         cost = self.weighted_n_node_samples * self.impurity
         decrease = cost[internal] - cost[left] - cost[right]
-        importances = np.bincount(self.feature[internal], weights=decrease, minlength=n_features)
+        importances = np.bincount(self.feature[internal], weights=decrease, minlength=n_features).astype(float)
         importances /= self.weighted_n_node_samples[0]
         total = importances.sum()
         return importances / total if total > 0 else importances
