@@ -157,29 +157,38 @@ def _statistic(y, sample_weight, criterion, n_classes):
 
 
 def best_split_naive(X, y, sample_weight, criterion, *, n_classes=None, min_samples_leaf=1):
-    """The same search as :func:`best_split` by brute force: every threshold rescans the node.
+    r"""The same search as :func:`best_split` by brute force: every threshold rebuilds its children.
 
-    :math:`O(d\\,m^2)` work for a node of ``m`` samples and ``d`` features. Same parameters,
-    result and tie rule as :func:`best_split`; use it only to check and time the fast search.
+    For each feature, a 0/1 matrix with one row per candidate threshold marks the samples sent
+    left, and each child's weighted impurity is recomputed from its samples (for regression,
+    :math:`\sum_i w_i(y_i-\bar y_{\text{child}})^2` directly): :math:`O(m)` work per threshold,
+    :math:`O(m^2)` per feature, in whole-array operations. Same parameters, result and tie rule
+    as :func:`best_split`; use it only to check and time the fast search.
     """
-    def cost(rows):  # W * I(node) of the samples selected by the boolean mask ``rows``
-        w = sample_weight[rows]
-        if criterion == "squared_error":
-            return float(np.sum(w * (y[rows] - np.average(y[rows], weights=w)) ** 2))
-        counts = np.bincount(y[rows], weights=w, minlength=n_classes)
-        return float(weighted_impurity(counts, criterion))
+    m, d = X.shape
+    onehot = None if criterion == "squared_error" else sample_weight[:, None] * np.eye(n_classes)[y]
 
-    everything = np.ones(len(y), dtype=bool)
-    node_cost, best = cost(everything), None
-    for feature in range(X.shape[1]):
+    def cost(member):   # W I(child) for each row of the 0/1 matrix ``member`` (children x samples)
+        weight = member @ sample_weight
+        if onehot is not None:
+            return weighted_impurity(member @ onehot, criterion)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = (member @ (sample_weight * y)) / weight
+        return np.sum(member * sample_weight * (y[None, :] - np.nan_to_num(mean)[:, None]) ** 2, axis=1)
+
+    node_cost, best = cost(np.ones((1, m)))[0], None
+    for feature in range(d):
         values = np.unique(X[:, feature])
-        for low, high in zip(values[:-1], values[1:]):
-            threshold = low / 2.0 + high / 2.0
-            left = X[:, feature] <= threshold
-            if (high <= low + FEATURE_THRESHOLD or min(left.sum(), (~left).sum()) < min_samples_leaf
-                    or sample_weight[left].sum() <= 0 or sample_weight[~left].sum() <= 0):
-                continue
-            decrease = node_cost - cost(left) - cost(~left)
-            if best is None or decrease > best.improvement:
-                best = Split(feature, float(threshold), decrease, int(left.sum()))
+        distinct = values[1:] > values[:-1] + FEATURE_THRESHOLD
+        thresholds = (values[:-1] / 2.0 + values[1:] / 2.0)[distinct]
+        left = (X[None, :, feature] <= thresholds[:, None]).astype(float)   # (thresholds, m)
+        n_left = left.sum(axis=1)
+        valid = ((n_left >= min_samples_leaf) & (m - n_left >= min_samples_leaf)
+                 & (left @ sample_weight > 0) & ((1 - left) @ sample_weight > 0))
+        if not valid.any():
+            continue
+        decrease = np.where(valid, node_cost - cost(left) - cost(1 - left), -np.inf)
+        t = int(np.argmax(decrease))
+        if best is None or decrease[t] > best.improvement:
+            best = Split(feature, float(thresholds[t]), float(decrease[t]), int(n_left[t]))
     return best
