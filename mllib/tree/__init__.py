@@ -2,7 +2,7 @@
 
 from .classes import DecisionTreeClassifier, DecisionTreeRegressor
 from .plotting import plot_tree
-from .pruning import PruningPath, cost_complexity_pruning_path, prune
+from .pruning import PruningPath, cost_complexity_pruning_path, prune, weakest_link_sequence
 from .splitting import Split, best_split, best_split_naive
 from .structure import TREE_LEAF, TREE_UNDEFINED, Tree
 
@@ -19,4 +19,5 @@ __all__ = [
     "PruningPath",
     "cost_complexity_pruning_path",
     "prune",
+    "weakest_link_sequence",
 ]

@@ -39,22 +39,25 @@ class PruningPath:
 
 def cost_complexity_pruning_path(tree):
     """The weakest-link sequence of a grown :class:`~mllib.tree.structure.Tree`, as a :class:`PruningPath`."""
-    steps = list(_weakest_links(tree))
+    steps = list(weakest_link_sequence(tree))
     return PruningPath(np.array([alpha for alpha, _, _ in steps]), np.array([r for _, r, _ in steps]))
 
 
 def prune(tree, ccp_alpha):
     """The subtree that minimises :math:`R_\\alpha` for ``ccp_alpha``: prune while the weakest link's alpha is at most ``ccp_alpha``."""
     kept = np.ones(tree.node_count, dtype=bool)
-    for alpha, _, in_subtree in _weakest_links(tree):
+    for alpha, _, in_subtree in weakest_link_sequence(tree):
         if alpha > ccp_alpha:
             break
         kept = in_subtree
     return tree.subtree(kept)
 
 
-def _weakest_links(tree):
-    """Yield ``(alpha, R(T), nodes kept)`` for the grown tree and after each collapse."""
+def weakest_link_sequence(tree):
+    """Yield ``(alpha, R(T), nodes kept)`` for the grown tree (alpha 0), then after each collapse.
+
+    ``nodes kept`` is a boolean mask over the grown tree's nodes, for :meth:`Tree.subtree`.
+    """
     leaf_cost = tree.weighted_n_node_samples * tree.impurity / tree.weighted_n_node_samples[0]  # R(t)
     in_subtree = np.ones(tree.node_count, dtype=bool)
     collapsible = ~tree.is_leaf
