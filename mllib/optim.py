@@ -222,7 +222,8 @@ def minibatch_sgd(fun, grad, x0, n_samples, *, step_size, batch_size=1, max_iter
     tol : float or None
         Stop when ``fun`` has not decreased below (best value − ``tol``) for
         ``n_iter_no_change`` consecutive epochs (scikit-learn's rule for ``SGDRegressor``).
-        ``None`` runs exactly ``max_iter`` epochs, without a warning.
+        ``None`` runs exactly ``max_iter`` epochs, without a warning (and reports
+        ``converged=True``: there is no criterion to miss).
     random_state : None, int or numpy.random.Generator
         Source of the shuffles.
     record_steps : bool
@@ -312,16 +313,17 @@ def subgradient_descent(fun, subgradient, x0, *, step_size, max_iter=1000, tol=1
     _check_max_iter(max_iter)
     x = np.array(x0, dtype=float)
     xs, fs, norms = [x], [float(fun(x))], []
-    converged = False
+    best_value, converged = fs[0], False
     for k in range(max_iter + 1):
         g = np.asarray(subgradient(x), dtype=float)
         norms.append(float(np.linalg.norm(g)))
-        converged = norms[-1] <= tol or (f_star is not None and min(fs) - f_star <= tol)
+        converged = norms[-1] <= tol or (f_star is not None and best_value - f_star <= tol)
         if converged or k == max_iter:
             break
         x = x - _check_step(schedule(k + 1), k + 1) * g
         xs.append(x)
         fs.append(float(fun(x)))
+        best_value = min(best_value, fs[-1])
     if not converged:
         _warn(f"subgradient descent stopped at max_iter={max_iter} without a certificate of "
               "optimality (the result is the best iterate seen). Increase max_iter, or pass f_star.")

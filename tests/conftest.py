@@ -1,7 +1,15 @@
-"""Shared fixtures: seeded random data sets of several shapes."""
+"""Shared fixtures: seeded random data sets of several shapes, and the built website."""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
@@ -17,3 +25,20 @@ def regression_data(request):
     X = rng.normal(size=(n, d))
     y = X @ rng.normal(size=d) + 0.5 + 0.1 * rng.normal(size=n)
     return X, y
+
+
+@pytest.fixture(scope="session")
+def site():
+    """The built HTML: BOOK_HTML if given, else one clean build for this session."""
+    given = os.environ.get("BOOK_HTML")
+    if given:
+        html = Path(given).resolve()
+        assert (html / "index.html").is_file(), f"BOOK_HTML={given} holds no built book (index.html is missing)"
+        return html
+    out = ROOT / "_build" / "test-site"
+    shutil.rmtree(out, ignore_errors=True)
+    jupyter_book = Path(sys.executable).parent / "jupyter-book"
+    result = subprocess.run([str(jupyter_book), "build", str(ROOT), "--path-output", str(out), "-W", "-n",
+                             "--keep-going"], capture_output=True, text=True, timeout=1800)
+    assert result.returncode == 0, (result.stdout + result.stderr)[-5000:]
+    return out / "_build" / "html"

@@ -25,6 +25,18 @@ def test_each_residual_detects_its_own_violation():
     assert r.complementary_slackness == pytest.approx(2.0)
 
 
+def test_equality_multipliers_enter_stationarity_with_their_jacobian(rng):
+    """min ½‖x‖² s.t. Ax = b: x* = Aᵀ(AAᵀ)⁻¹b, ν* = −(AAᵀ)⁻¹b, so ∇f + Aᵀν* = x* + Aᵀν* = 0."""
+    A, b = rng.normal(size=(2, 5)), rng.normal(size=2)
+    nu = -np.linalg.solve(A @ A.T, b)
+    x = -A.T @ nu
+    assert kkt_residuals(x, h=A @ x - b, jac_h=A, nu=nu).max() < 1e-12
+    wrong_sign = kkt_residuals(x, h=A @ x - b, jac_h=A, nu=-nu)
+    assert wrong_sign.stationarity == pytest.approx(2 * np.abs(x).max())
+    infeasible = kkt_residuals(x, h=[-0.3, 0.1], jac_h=A, nu=nu)  # |h| counts on both sides of 0
+    assert infeasible.primal_feasibility == pytest.approx(0.3)
+
+
 def test_residuals_at_scipy_solution_of_a_small_qp(rng):
     """SLSQP's multipliers satisfy the KKT conditions of a random strictly convex QP."""
     P = rng.normal(size=(3, 3))

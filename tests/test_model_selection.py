@@ -3,8 +3,8 @@ import pytest
 from sklearn import model_selection as skms
 from sklearn.datasets import load_diabetes, load_iris
 from sklearn.dummy import DummyClassifier as SkDummyClassifier
-from sklearn.linear_model import LogisticRegression as SkLogisticRegression
 from sklearn.linear_model import Ridge as SkRidge
+from sklearn.naive_bayes import GaussianNB as SkGaussianNB
 
 from mllib.dummy import DummyClassifier, DummyRegressor
 from mllib.exceptions import NotFittedError
@@ -95,6 +95,16 @@ def test_stratified_split_matches_sklearn_class_counts():
     assert sorted(y_te.tolist()) == sorted(sk_te.tolist())  # 10 x, 6 y, 4 z in both
 
 
+def test_stratified_split_with_remainders_matches_sklearn_class_counts():
+    """15 samples, 30% test: shares 2.1, 1.5, 0.9 of the 5 test places; the leftovers go by largest remainder."""
+    y = np.repeat([0, 1, 2], [7, 5, 3])
+    X = np.arange(15.0)[:, None]
+    for seed in range(3):
+        _, _, _, y_te = train_test_split(X, y, test_size=0.3, random_state=seed, stratify=y)
+        _, _, _, sk_te = skms.train_test_split(X, y, test_size=0.3, random_state=seed, stratify=y)
+        np.testing.assert_array_equal(np.bincount(y_te, minlength=3), np.bincount(sk_te, minlength=3))
+
+
 def test_train_test_split_splits_lists_too():
     a_train, a_test = train_test_split(list("abcdefgh"), test_size=0.25, shuffle=False)
     assert a_train == list("abcdef") and a_test == ["g", "h"]
@@ -129,9 +139,11 @@ def test_cross_val_score_stratifies_for_classifiers_like_sklearn():
     theirs = skms.cross_val_score(SkDummyClassifier(), X, y, cv=5)
     np.testing.assert_allclose(ours, theirs)
     np.testing.assert_allclose(ours, 1 / 3)
-    ours = cross_val_score(SkLogisticRegression(max_iter=1000), X, y, cv=5, scoring="accuracy")
-    theirs = skms.cross_val_score(SkLogisticRegression(max_iter=1000), X, y, cv=5, scoring="accuracy")
+    # a real classifier (GaussianNB: closed-form fit, so no iterative solver slows the suite down)
+    ours = cross_val_score(SkGaussianNB(), X, y, cv=5, scoring="accuracy")
+    theirs = skms.cross_val_score(SkGaussianNB(), X, y, cv=5, scoring="accuracy")
     np.testing.assert_allclose(ours, theirs)
+    assert len(set(ours.tolist())) > 1  # the folds score differently, so matching them means something
 
 
 def test_size_weighted_fold_average_is_the_pooled_error(rng):
@@ -162,6 +174,19 @@ def test_grid_search_equals_sklearn():
     np.testing.assert_allclose(ours.best_estimator_.coef_, theirs.best_estimator_.coef_)
     np.testing.assert_allclose(ours.predict(X[:5]), theirs.predict(X[:5]))
     assert ours.score(X, y) == pytest.approx(theirs.score(X, y))
+
+
+def test_grid_search_ranks_ties_like_sklearn(rng):
+    """`constant` is ignored by the mean and median strategies, so the candidates tie in pairs."""
+    from sklearn.dummy import DummyRegressor as SkDummyRegressor
+
+    X, y = rng.normal(size=(30, 2)), rng.normal(size=30)
+    grid = {"strategy": ["median", "mean"], "constant": [0.0, 1.0]}
+    ours = GridSearchCV(DummyRegressor(), grid, cv=3, scoring="neg_mean_squared_error").fit(X, y)
+    theirs = skms.GridSearchCV(SkDummyRegressor(), grid, cv=3, scoring="neg_mean_squared_error").fit(X, y)
+    np.testing.assert_array_equal(ours.cv_results_["rank_test_score"], theirs.cv_results_["rank_test_score"])
+    assert sorted(ours.cv_results_["rank_test_score"].tolist()) == [1, 1, 3, 3]
+    assert ours.best_index_ == theirs.best_index_ and ours.best_params_ == theirs.best_params_
 
 
 def test_grid_search_accepts_a_list_of_grids_and_mllib_estimators(rng):
@@ -198,6 +223,15 @@ def test_bad_inputs_are_rejected():
         list(StratifiedKFold(2).split(X))
     with pytest.raises(NotFittedError):
         GridSearchCV(DummyRegressor(), {"strategy": ["mean"]}).predict(X)
+
+
+def test_the_estimator_passed_in_is_never_fitted(rng):
+    X, y = rng.normal(size=(20, 2)), rng.normal(size=20)
+    estimator = DummyRegressor()
+    before = dict(vars(estimator))
+    cross_val_score(estimator, X, y, cv=3)
+    GridSearchCV(estimator, {"strategy": ["mean", "median"]}, cv=3).fit(X, y)
+    assert vars(estimator) == before  # only clones are fitted
 
 
 def test_callers_arrays_are_not_modified(rng):

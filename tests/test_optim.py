@@ -136,6 +136,24 @@ def test_gradient_descent_accepts_a_schedule(rng):
         gradient_descent(f, g, np.zeros(5), step_size=lambda t: 0.1 - 0.05 * t)
 
 
+def test_step_k_uses_the_schedule_at_k():
+    """x_k = x_{k-1} - eta_k g(x_{k-1}) with eta_k = schedule(k), k = 1, 2, ...: the first step uses eta_1."""
+    schedule = StepDecay(0.5, drop=0.5, every=2)  # 0.5, 0.5, 0.25, 0.25, 0.125
+    f, g = (lambda x: 0.5 * x @ x), (lambda x: x)
+    x0 = np.array([1.0, -2.0])
+    expected = [x0]
+    for k in range(1, 6):
+        expected.append(expected[-1] * (1 - schedule(k)))
+    with pytest.warns(ConvergenceWarning):
+        gd = gradient_descent(f, g, x0, step_size=schedule, max_iter=5, tol=0.0)
+    with pytest.warns(ConvergenceWarning):
+        sub = subgradient_descent(f, g, x0, step_size=schedule, max_iter=5, tol=0.0)
+    sgd = minibatch_sgd(f, lambda x, batch: x, x0, 1, step_size=schedule, max_iter=5, tol=None)
+    for result in (gd, sub, sgd):
+        np.testing.assert_allclose(result.history["x"], expected, rtol=1e-15)
+    np.testing.assert_allclose(sgd.history["step_size"], [schedule(k) for k in range(1, 6)])
+
+
 # ---------------------------------------------------------------- minibatch SGD
 
 def least_squares(rng, n=200, d=3, noise=0.5):

@@ -8,7 +8,7 @@ from mllib.base import clone
 from mllib.exceptions import ConvergenceWarning, NotFittedError
 from mllib.linear_model import Ridge, SGDRegressor
 from mllib.model_selection import GridSearchCV
-from mllib.optim import Cosine
+from mllib.optim import Constant, Cosine, InverseScaling
 
 
 def standardised(X):
@@ -74,6 +74,26 @@ def test_agrees_loosely_with_sklearn_sgd():
         assert np.max(np.abs(model.coef_ - w)) < 0.05 * np.abs(w).max()
     np.testing.assert_allclose(ours.coef_, theirs.coef_, rtol=0.05, atol=0.05 * np.abs(w).max())
     np.testing.assert_allclose(ours.predict(X), theirs.predict(X), atol=0.1 * y.std())
+
+
+def test_loss_curve_is_the_penalised_objective():
+    """loss_curve_ records (1/2n)||yc - Xc w||² + (alpha/2)||w||² on the centred data, from w = 0."""
+    _, X, y = next(data_sets())
+    X = standardised(X)
+    model = SGDRegressor(alpha=0.5, batch_size=10, max_iter=5, tol=None, random_state=0).fit(X, y)
+    Xc, yc, w = X - X.mean(axis=0), y - y.mean(), model.coef_
+    assert model.loss_curve_[0] == pytest.approx(0.5 * np.mean(yc**2), rel=1e-12)
+    assert model.loss_curve_[-1] == pytest.approx(0.5 * np.mean((yc - Xc @ w) ** 2) + 0.25 * w @ w, rel=1e-12)
+
+
+def test_named_learning_rates_are_the_schedules():
+    _, X, y = next(data_sets())
+    X = standardised(X)
+    for params, schedule in [(dict(learning_rate="invscaling", eta0=0.05, power_t=0.6), InverseScaling(0.05, 0.6)),
+                             (dict(learning_rate="constant", eta0=0.02), Constant(0.02))]:
+        named = SGDRegressor(**params, batch_size=7, max_iter=3, tol=None, random_state=1).fit(X, y)
+        explicit = SGDRegressor(learning_rate=schedule, batch_size=7, max_iter=3, tol=None, random_state=1).fit(X, y)
+        np.testing.assert_array_equal(named.coef_, explicit.coef_)
 
 
 def test_accepts_a_schedule_and_is_reproducible():

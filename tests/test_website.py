@@ -32,8 +32,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
-import sys
 import threading
 from pathlib import Path
 from urllib.parse import parse_qs, quote, urlsplit
@@ -77,23 +75,6 @@ def unavailable(reason):
 
 
 # --------------------------------------------------------------------------- the site
-
-
-@pytest.fixture(scope="session")
-def site():
-    """The built HTML: BOOK_HTML if given, else one clean build for this session."""
-    given = os.environ.get("BOOK_HTML")
-    if given:
-        html = Path(given).resolve()
-        assert (html / "index.html").is_file(), f"BOOK_HTML={given} holds no built book (index.html is missing)"
-        return html
-    out = ROOT / "_build" / "test-site"
-    shutil.rmtree(out, ignore_errors=True)
-    jupyter_book = Path(sys.executable).parent / "jupyter-book"
-    result = subprocess.run([str(jupyter_book), "build", str(ROOT), "--path-output", str(out), "-W", "-n",
-                             "--keep-going"], capture_output=True, text=True, timeout=1800)
-    assert result.returncode == 0, (result.stdout + result.stderr)[-5000:]
-    return out / "_build" / "html"
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):

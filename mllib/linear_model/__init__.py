@@ -2,12 +2,14 @@
 
 from .bayes import BayesianLinearRegression
 from .coordinate_descent import ElasticNet, Lasso, enet_path, lasso_path
+from .glm import PoissonRegressor
 from .least_squares import LinearRegression
+from .logistic import LogisticRegression
 from .perceptron import Perceptron
 from .ridge import Ridge
 from .sgd import SGDRegressor
 
 __all__ = [
-    "BayesianLinearRegression", "ElasticNet", "Lasso", "LinearRegression", "Perceptron", "Ridge",
-    "SGDRegressor", "enet_path", "lasso_path",
+    "BayesianLinearRegression", "ElasticNet", "Lasso", "LinearRegression", "LogisticRegression",
+    "Perceptron", "PoissonRegressor", "Ridge", "SGDRegressor", "enet_path", "lasso_path",
 ]

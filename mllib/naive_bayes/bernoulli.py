@@ -1,0 +1,79 @@
+"""Bernoulli naive Bayes, for binary features (e.g. which words occur in a document)."""
+
+import numpy as np
+
+from .base import DiscreteNB, log_prob_product
+
+
+class BernoulliNB(DiscreteNB):
+    r"""Naive Bayes with independent Bernoulli features: :math:`p(x\mid k)=\prod_j\theta_{kj}^{x_j}(1-\theta_{kj})^{1-x_j}`.
+
+    .. math:: \hat\theta_{kj} = \frac{N_{kj} + \alpha}{N_k + 2\alpha},
+
+    with :math:`N_k` the number of training samples of class :math:`k` and :math:`N_{kj}` those
+    of them with :math:`x_j=1`. Unlike the multinomial model, an absent feature
+    (:math:`x_j=0`) is evidence too, through :math:`1-\theta_{kj}`.
+
+    Parameters
+    ----------
+    alpha : float, default 1.0
+        Additive smoothing, used exactly as given; ``alpha=0`` is the maximum-likelihood
+        estimate (zero probabilities are handled as described in :mod:`mllib.naive_bayes.base`).
+    binarize : float or None, default 0.0
+        Threshold: features above it become 1, the others 0. ``None``: the features must
+        already be 0 or 1, and any other value raises a ``ValueError``.
+    fit_prior : bool
+    class_prior : array-like of shape (n_classes,), optional
+
+    Attributes
+    ----------
+    classes_, class_count_, class_log_prior_ : ndarray of shape (n_classes,)
+    feature_count_ : ndarray of shape (n_classes, n_features)
+        :math:`N_{kj}`.
+    feature_log_prob_ : ndarray of shape (n_classes, n_features)
+        :math:`\log\hat\theta_{kj}`.
+    n_features_in_ : int
+
+    References
+    ----------
+    Manning, Raghavan & Schütze, *Introduction to Information Retrieval*, §13.3.
+    Equivalent to ``sklearn.naive_bayes.BernoulliNB(alpha=alpha, binarize=binarize)`` for ``alpha > 0``.
+    """
+
+    def __init__(self, alpha=1.0, binarize=0.0, fit_prior=True, class_prior=None):
+        self.alpha = alpha
+        self.binarize = binarize
+        self.fit_prior = fit_prior
+        self.class_prior = class_prior
+
+    def fit(self, X, y):
+        """Fit to ``X`` of shape (n_samples, n_features) and labels ``y``; return self."""
+        alpha = self._check_alpha()
+        X, Y = self._fit_classes(X, y)
+        X = self._binary(X)
+        self.feature_count_ = Y.T @ X
+        denominator = self.class_count_[:, None] + 2 * alpha
+        with np.errstate(divide="ignore"):  # log 0 = -inf is the intended value for alpha = 0
+            self.feature_log_prob_ = np.log(self.feature_count_ + alpha) - np.log(denominator)
+            # log(1 - θ) from the complementary count, exact even when θ rounds to 1
+            self._log_complement = np.log(self.class_count_[:, None] - self.feature_count_ + alpha) - np.log(denominator)
+        self._set_class_log_prior()
+        return self
+
+    def _binary(self, X):
+        if self.binarize is not None:
+            return (X > self.binarize).astype(float)
+        if not np.all((X == 0) | (X == 1)):
+            bad = np.argwhere((X != 0) & (X != 1))[0]
+            raise ValueError(
+                f"With binarize=None the features must be 0 or 1; X[{bad[0]}, {bad[1]}] = "
+                f"{float(X[tuple(bad)]):g}. Pass a threshold as binarize, or use MultinomialNB for counts."
+            )
+        return X
+
+    def _check_X(self, X):
+        return self._binary(super()._check_X(X))
+
+    def _joint_log_likelihood(self, X):
+        return (log_prob_product(X, self.feature_log_prob_)
+                + log_prob_product(1 - X, self._log_complement) + self.class_log_prior_)

@@ -1,0 +1,72 @@
+"""Multinomial naive Bayes, for counts (e.g. word counts of a document)."""
+
+import numpy as np
+
+from .base import DiscreteNB, log_prob_product, smoothed_log_frequencies
+
+
+class MultinomialNB(DiscreteNB):
+    r"""Naive Bayes with multinomial class-conditionals: :math:`p(x\mid k)\propto\prod_j\theta_{kj}^{x_j}`.
+
+    .. math:: \hat\theta_{kj} = \frac{N_{kj} + \alpha}{\sum_{j'} N_{kj'} + \alpha d},
+
+    with :math:`N_{kj}` the total count of feature :math:`j` in class :math:`k`; ``alpha=0`` is
+    the maximum-likelihood estimate. The multinomial coefficient does not depend on the
+    class and is left out of the joint log-likelihood, as in scikit-learn.
+
+    Parameters
+    ----------
+    alpha : float, default 1.0
+        Additive (Laplace for 1, Lidstone below 1) smoothing, used exactly as given.
+        ``alpha=0`` is allowed (see :mod:`mllib.naive_bayes.base` for the zero
+        probabilities it produces); scikit-learn raises it to 1e-10 unless ``force_alpha=True``.
+    fit_prior : bool
+        Learn class priors from the class frequencies; otherwise uniform.
+    class_prior : array-like of shape (n_classes,), optional
+        Fixed priors (override ``fit_prior``).
+
+    Attributes
+    ----------
+    classes_, class_count_ : ndarray of shape (n_classes,)
+    class_log_prior_ : ndarray of shape (n_classes,)
+    feature_count_ : ndarray of shape (n_classes, n_features)
+        :math:`N_{kj}`.
+    feature_log_prob_ : ndarray of shape (n_classes, n_features)
+        :math:`\log\hat\theta_{kj}`.
+    n_features_in_ : int
+
+    References
+    ----------
+    Manning, Raghavan & Schütze, *Introduction to Information Retrieval*, §13.2.
+    Equivalent to ``sklearn.naive_bayes.MultinomialNB(alpha=alpha)`` for ``alpha > 0``.
+    """
+
+    def __init__(self, alpha=1.0, fit_prior=True, class_prior=None):
+        self.alpha = alpha
+        self.fit_prior = fit_prior
+        self.class_prior = class_prior
+
+    def fit(self, X, y):
+        """Fit to counts ``X`` of shape (n_samples, n_features) and labels ``y``; return self."""
+        alpha = self._check_alpha()
+        X, Y = self._fit_classes(X, y)
+        _check_counts(X)
+        self.feature_count_ = Y.T @ X
+        self.feature_log_prob_ = smoothed_log_frequencies(self.feature_count_, alpha)
+        self._set_class_log_prior()
+        return self
+
+    def _check_X(self, X):
+        return _check_counts(super()._check_X(X))
+
+    def _joint_log_likelihood(self, X):
+        return log_prob_product(X, self.feature_log_prob_) + self.class_log_prior_
+
+
+def _check_counts(X):
+    if np.any(X < 0):
+        raise ValueError(
+            f"MultinomialNB needs non-negative counts; X has {np.count_nonzero(X < 0)} negative "
+            f"value(s), the smallest {float(X.min()):g}. Use GaussianNB for real-valued features."
+        )
+    return X
