@@ -20,12 +20,11 @@ are at exactly the same distance from a query at the :math:`k`-th place.
 References: Fix & Hodges (1951); Cover & Hart (1967), *Nearest neighbor pattern classification*.
 """
 
-import numbers
-
 import numpy as np
 
 from .base import BaseEstimator, ClassifierMixin, RegressorMixin
 from .kernels import squared_euclidean_distances
+from .tree.classes import _check_int
 from .validation import check_classification_targets, check_is_fitted
 
 #: Squared distances per chunk of queries (about 16 MB of float64).
@@ -38,9 +37,7 @@ class _KNeighborsBase(BaseEstimator):
         self.weights = weights
 
     def _store(self, X, y):
-        if isinstance(self.n_neighbors, bool) or not isinstance(self.n_neighbors, numbers.Integral) \
-                or self.n_neighbors < 1:
-            raise ValueError(f"n_neighbors must be a positive integer; got {self.n_neighbors!r}.")
+        _check_int(self.n_neighbors, "n_neighbors", 1)
         if self.weights not in ("uniform", "distance"):
             raise ValueError(f'weights must be "uniform" or "distance"; got {self.weights!r}.')
         self._fit_X, self._y = X.copy(), y

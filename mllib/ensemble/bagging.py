@@ -25,6 +25,7 @@ import numpy as np
 from ..base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
 from ..metrics import accuracy_score, r2_score
 from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
+from ..tree.classes import _check_int
 from ..validation import check_classification_targets, check_random_state
 
 
@@ -44,9 +45,7 @@ class BaseBagging(BaseEstimator):
 
     def _fit_members(self, X, y):
         """Fit ``n_estimators`` members on bootstrap samples of ``(X, y)`` (``y`` encoded); return self."""
-        if isinstance(self.n_estimators, bool) or not isinstance(self.n_estimators, numbers.Integral) \
-                or self.n_estimators < 1:
-            raise ValueError(f"n_estimators must be a positive integer; got {self.n_estimators!r}.")
+        _check_int(self.n_estimators, "n_estimators", 1)
         if self.oob_score and not self.bootstrap:
             raise ValueError("oob_score=True needs bootstrap=True: without resampling no point is out of bag.")
         rng = check_random_state(self.random_state)

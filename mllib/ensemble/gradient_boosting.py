@@ -28,8 +28,6 @@ References: Friedman (2001), *Greedy function approximation: a gradient boosting
 Friedman (2002), *Stochastic gradient boosting*; Mason, Baxter, Bartlett & Frean (2000).
 """
 
-import numbers
-
 import numpy as np
 from scipy.special import expit
 
@@ -37,6 +35,7 @@ from .. import losses
 from ..base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ..dummy import DummyClassifier, DummyRegressor
 from ..tree import DecisionTreeRegressor
+from ..tree.classes import _check_int
 from ..validation import check_classification_targets, check_random_state, check_scalar
 
 
@@ -56,9 +55,7 @@ class BaseGradientBoosting(BaseEstimator):
 
     def _boost(self, X, y):
         """Fit ``init_`` and ``n_estimators`` trees to ``(X, y)`` (``y`` real, or 0/1 for the classifier)."""
-        if isinstance(self.n_estimators, bool) or not isinstance(self.n_estimators, numbers.Integral) \
-                or self.n_estimators < 1:
-            raise ValueError(f"n_estimators must be a positive integer; got {self.n_estimators!r}.")
+        _check_int(self.n_estimators, "n_estimators", 1)
         learning_rate = check_scalar(self.learning_rate, "learning_rate", low=0.0, low_inclusive=False)
         subsample = check_scalar(self.subsample, "subsample", low=0.0, high=1.0, low_inclusive=False)
         rng = check_random_state(self.random_state)
