@@ -1,0 +1,137 @@
+r"""AdaBoost (discrete SAMME): reweight the training points, fit a weak learner, repeat.
+
+With weights :math:`D_t(i)` summing to one (:math:`D_1(i)=1/n`), round :math:`t` fits a weak
+classifier :math:`h_t` to the weighted data, measures its weighted error
+:math:`\varepsilon_t=\sum_i D_t(i)\,\mathbb 1[h_t(x_i)\ne y_i]`, gives it the vote
+
+.. math:: \beta_t = \eta\Bigl(\log\frac{1-\varepsilon_t}{\varepsilon_t} + \log(K-1)\Bigr),
+
+multiplies the weights of the points it misclassified by :math:`e^{\beta_t}` and renormalises.
+The ensemble predicts the class with the largest total vote. For :math:`K=2` classes and
+learning rate :math:`\eta=1` this is Freund & Schapire's AdaBoost: with labels in
+:math:`\{-1,+1\}`, :math:`\beta_t=2\alpha_t` where :math:`\alpha_t=\tfrac12\log\frac{1-\varepsilon_t}{\varepsilon_t}`,
+and the update :math:`D_{t+1}(i)\propto D_t(i)e^{-\alpha_t y_ih_t(x_i)}` differs from
+:math:`D_t(i)e^{\beta_t\mathbb 1[h_t(x_i)\ne y_i]}` only by a factor :math:`e^{\alpha_t}` common to all points.
+
+Boosting stops early if a learner is perfect (:math:`\varepsilon_t=0`: it gets vote 1 and the
+loop ends) or no better than chance (:math:`\varepsilon_t\ge 1-1/K`: it is discarded). Same
+parameters, fitted attributes (``estimator_weights_`` :math:`=\beta_t`, ``estimator_errors_``
+:math:`=\varepsilon_t`) and decision function as scikit-learn's ``AdaBoostClassifier``.
+
+References: Freund & Schapire (1997); Zhu, Zou, Rosset & Hastie (2009), *Multi-class AdaBoost*.
+"""
+
+import inspect
+
+import numpy as np
+
+from ..base import BaseEstimator, ClassifierMixin, clone
+from ..tree import DecisionTreeClassifier
+from ..tree.classes import _check_int
+from ..validation import check_classification_targets, check_random_state, check_scalar
+
+
+class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
+    """Discrete AdaBoost (SAMME) with decision stumps by default.
+
+    Parameters
+    ----------
+    estimator : classifier accepting ``sample_weight`` in ``fit``, optional
+        The weak learner; ``DecisionTreeClassifier(max_depth=1)`` (a stump) by default.
+    n_estimators : int
+        Maximum number of rounds :math:`T`.
+    learning_rate : float, positive
+        :math:`\\eta`, shrinking every vote.
+    random_state : None, int or numpy.random.Generator
+        Seeds the weak learners.
+
+    Attributes
+    ----------
+    classes_, n_classes_
+    estimators_ : list of fitted weak learners (fewer than ``n_estimators`` after an early stop)
+    estimator_weights_ : ndarray of shape (n_estimators,)
+        The votes :math:`\\beta_t` (0 for rounds that did not run).
+    estimator_errors_ : ndarray of shape (n_estimators,)
+        The weighted errors :math:`\\varepsilon_t` (1 for rounds that did not run).
+    """
+
+    def __init__(self, estimator=None, *, n_estimators=50, learning_rate=1.0, random_state=None):
+        self.estimator = estimator
+        self.n_estimators = n_estimators
+        self.learning_rate = learning_rate
+        self.random_state = random_state
+
+    def fit(self, X, y):
+        """Boost on ``X`` (n_samples, n_features) and labels ``y``; return self."""
+        X, y = self._validate_data(X, y, reset=True, y_numeric=False)
+        self.classes_, y_index = check_classification_targets(y)
+        self.n_classes_ = K = len(self.classes_)
+        _check_int(self.n_estimators, "n_estimators", 1)
+        learning_rate = check_scalar(self.learning_rate, "learning_rate", low=0.0, low_inclusive=False)
+        base = self.estimator if self.estimator is not None else DecisionTreeClassifier(max_depth=1)
+        if "sample_weight" not in inspect.signature(base.fit).parameters:
+            raise ValueError(f"AdaBoost needs a weak learner whose fit accepts sample_weight; "
+                             f"{type(base).__name__}.fit does not.")
+        rng = check_random_state(self.random_state)
+        self.estimators_ = []
+        self.estimator_weights_ = np.zeros(self.n_estimators)
+        self.estimator_errors_ = np.ones(self.n_estimators)
+        weights = np.full(len(y), 1.0 / len(y))
+        for t in range(self.n_estimators):
+            # keep every weight above machine epsilon: a point's weight can underflow after many rounds
+            weights = np.maximum(weights, np.finfo(float).eps)
+            learner = clone(base)
+            if "random_state" in learner.get_params():
+                learner.set_params(random_state=int(rng.integers(2**32)))
+            wrong = learner.fit(X, y_index, sample_weight=weights).predict(X) != y_index
+            error = np.average(wrong, weights=weights)
+            if error <= 0:                       # perfect: it alone decides; nothing is left to reweight
+                self.estimators_.append(learner)
+                self.estimator_weights_[t], self.estimator_errors_[t] = 1.0, 0.0
+                break
+            if error >= 1.0 - 1.0 / K:          # no better than chance: discard it and stop
+                if not self.estimators_:
+                    raise ValueError(f"The first weak learner has weighted error {error:.3f} >= 1 - 1/K = "
+                                     f"{1 - 1 / K:.3f}, no better than chance; boosting cannot start. "
+                                     "Use a stronger weak learner.")
+                break
+            vote = learning_rate * (np.log((1.0 - error) / error) + np.log(K - 1.0))
+            self.estimators_.append(learner)
+            self.estimator_weights_[t], self.estimator_errors_[t] = vote, error
+            if t < self.n_estimators - 1:
+                weights = weights * np.exp(vote * wrong)
+                weights /= weights.sum()
+        return self
+
+    def staged_decision_function(self, X):
+        """The decision function after each round: a generator of arrays (see :meth:`decision_function`)."""
+        X = self._validate_data(X, reset=False)
+        K = self.n_classes_
+        votes, total = np.zeros((len(X), K)), 0.0
+        for learner, weight in zip(self.estimators_, self.estimator_weights_):
+            # a learner votes +weight for its class and -weight/(K-1) for each other class
+            mine = np.eye(K, dtype=bool)[learner.predict(X)]
+            votes += np.where(mine, weight, -weight / (K - 1))
+            total += weight
+            yield (votes[:, 1] - votes[:, 0]) / total if K == 2 else votes / total
+
+    def decision_function(self, X):
+        r"""Normalised votes: shape (n_samples, n_classes), or, for two classes, shape (n_samples,)
+        equal to :math:`2\sum_t\beta_th_t(x)/\sum_t\beta_t\in[-2,2]` with :math:`h_t=\pm1`
+        (positive means ``classes_[1]``), as in scikit-learn."""
+        *_, last = self.staged_decision_function(X)
+        return last
+
+    def staged_predict(self, X):
+        """Predictions after each round: a generator of arrays of shape (n_samples,)."""
+        for decision in self.staged_decision_function(X):
+            yield self._to_class(decision)
+
+    def predict(self, X):
+        """The class with the largest total vote, shape (n_samples,)."""
+        return self._to_class(self.decision_function(X))
+
+    def _to_class(self, decision):
+        if decision.ndim == 1:
+            return self.classes_[(decision > 0).astype(int)]
+        return self.classes_[np.argmax(decision, axis=1)]

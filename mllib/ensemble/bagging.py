@@ -1,0 +1,224 @@
+r"""Bagging: fit one model per bootstrap sample and average them; out-of-bag error for free.
+
+Each of the :math:`B` members is trained on a bootstrap sample, :math:`n` draws with
+replacement from the :math:`n` training points (a point drawn :math:`c` times is fitted with
+weight :math:`c`, or repeated :math:`c` times if the member takes no weights), optionally on a
+random subset of the features (the *random-subspace* method, one subset per member). A point
+is left out of a given bootstrap sample with probability :math:`(1-1/n)^n\to e^{-1}\approx0.368`,
+so every point is *out of bag* for about a third of the members; averaging those members'
+predictions for it gives an honest estimate of the test error without a hold-out set.
+
+Classifiers average the members' class probabilities (soft voting; for fully grown trees,
+whose leaves are pure, this is the majority vote); regressors average the predictions.
+Same parameters and attributes as scikit-learn's ``BaggingClassifier`` / ``BaggingRegressor``
+(``bootstrap_features=False``); the random draws differ (numpy's ``Generator``).
+
+Reference: Breiman (1996), *Bagging predictors*; Ho (1998), *The random subspace method*.
+"""
+
+import inspect
+import numbers
+import warnings
+
+import numpy as np
+
+from ..base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
+from ..metrics import accuracy_score, r2_score
+from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
+from ..tree.classes import _check_int
+from ..validation import check_classification_targets, check_random_state
+
+
+class BaseBagging(BaseEstimator):
+    """The bootstrap loop and the out-of-bag bookkeeping shared by all bagged ensembles."""
+
+    def _make_estimator(self, seed):
+        """A fresh member; its ``random_state`` (if it has one) is ``seed``."""
+        estimator = clone(self.estimator if self.estimator is not None else self._default_estimator())
+        if "random_state" in estimator.get_params():
+            estimator.set_params(random_state=seed)
+        return estimator
+
+    def _n_member_features(self, n_features):
+        """Number of features each member sees (the random subspace)."""
+        return _count(self.max_features, n_features, "max_features")
+
+    def _fit_members(self, X, y):
+        """Fit ``n_estimators`` members on bootstrap samples of ``(X, y)`` (``y`` encoded); return self."""
+        _check_int(self.n_estimators, "n_estimators", 1)
+        if self.oob_score and not self.bootstrap:
+            raise ValueError("oob_score=True needs bootstrap=True: without resampling no point is out of bag.")
+        rng = check_random_state(self.random_state)
+        n, d = X.shape
+        n_draws = n if self.max_samples is None else _count(self.max_samples, n, "max_samples")
+        n_features = self._n_member_features(d)
+        self.estimators_, self.estimators_samples_, self.estimators_features_ = [], [], []
+        for _ in range(self.n_estimators):
+            drawn = rng.integers(0, n, n_draws) if self.bootstrap else rng.permutation(n)[:n_draws]
+            features = np.arange(d) if n_features == d else np.sort(rng.choice(d, n_features, replace=False))
+            member = self._make_estimator(int(rng.integers(2**32)))
+            counts = np.bincount(drawn, minlength=n)
+            if "sample_weight" in inspect.signature(member.fit).parameters:
+                in_bag = np.flatnonzero(counts)   # a point drawn c times weighs c
+                member.fit(X[np.ix_(in_bag, features)], y[in_bag], sample_weight=counts[in_bag].astype(float))
+            else:
+                member.fit(X[np.ix_(drawn, features)], y[drawn])
+            self.estimators_.append(member)
+            self.estimators_samples_.append(drawn)
+            self.estimators_features_.append(features)
+        if self.oob_score:
+            self._set_oob_score(X, y)
+        return self
+
+    def _member_outputs(self, X):
+        """Each member's prediction on its own features: a generator of arrays."""
+        for member, features in zip(self.estimators_, self.estimators_features_):
+            yield self._member_output(member, X[:, features])
+
+    def _set_oob_score(self, X, y):
+        """Average, for each training point, the members that never saw it; score that prediction."""
+        total, n_votes = 0.0, np.zeros(len(X))
+        for member, drawn, features in zip(self.estimators_, self.estimators_samples_, self.estimators_features_):
+            out = np.bincount(drawn, minlength=len(X)) == 0
+            output = np.zeros((len(X), *self._output_shape()))
+            output[out] = self._member_output(member, X[np.ix_(out, features)])
+            total, n_votes = total + output, n_votes + out
+        seen = n_votes > 0
+        if not seen.all():
+            warnings.warn(f"{np.sum(~seen)} training points were in every bootstrap sample and have no out-of-bag "
+                          "prediction; the out-of-bag score uses the others. Use more estimators.", UserWarning,
+                          stacklevel=3)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            oob = total / n_votes.reshape(-1, *([1] * len(self._output_shape())))
+        self._store_oob(oob, y, seen)
+
+
+class BaggingClassifier(ClassifierMixin, BaseBagging):
+    """Bagged classifiers: the average of the members' class probabilities.
+
+    Parameters
+    ----------
+    estimator : classifier, optional
+        The member to clone; a fully grown :class:`~mllib.tree.DecisionTreeClassifier` by default.
+    n_estimators : int
+        :math:`B`, the number of members.
+    max_samples : None, int or float
+        Draws per member (a fraction of :math:`n` for a float; :math:`n` for None).
+    max_features : int or float
+        Features per member, chosen at random once per member (1.0: all of them).
+    bootstrap : bool
+        Draw with replacement (otherwise without: *pasting*).
+    oob_score : bool
+        Estimate the accuracy from the out-of-bag points.
+    random_state : None, int or numpy.random.Generator
+
+    Attributes
+    ----------
+    classes_, n_classes_
+    estimators_ : list of fitted members
+    estimators_samples_ : list of ndarray
+        The indices each member drew (with repetitions).
+    estimators_features_ : list of ndarray
+    oob_score_ : float
+        Accuracy of the out-of-bag predictions (only with ``oob_score=True``).
+    oob_decision_function_ : ndarray of shape (n_samples, n_classes)
+        Averaged out-of-bag class probabilities (NaN for a point that was never out of bag).
+    """
+
+    def __init__(self, estimator=None, n_estimators=10, *, max_samples=None, max_features=1.0, bootstrap=True,
+                 oob_score=False, random_state=None):
+        self.estimator = estimator
+        self.n_estimators = n_estimators
+        self.max_samples = max_samples
+        self.max_features = max_features
+        self.bootstrap = bootstrap
+        self.oob_score = oob_score
+        self.random_state = random_state
+
+    def _default_estimator(self):
+        return DecisionTreeClassifier()
+
+    def fit(self, X, y):
+        """Fit the members on bootstrap samples of ``X`` (n_samples, n_features) and labels ``y``; return self."""
+        X, y = self._validate_data(X, y, reset=True, y_numeric=False)
+        self.classes_, y_index = check_classification_targets(y)
+        self.n_classes_ = len(self.classes_)
+        return self._fit_members(X, y_index)
+
+    def _output_shape(self):
+        return (self.n_classes_,)
+
+    def _member_output(self, member, X):
+        """The member's probabilities for all classes, columns of classes its sample lacked set to 0."""
+        proba = np.zeros((len(X), self.n_classes_))
+        if hasattr(member, "predict_proba"):
+            proba[:, member.classes_] = member.predict_proba(X)
+        else:
+            proba[np.arange(len(X)), member.predict(X)] = 1.0
+        return proba
+
+    def _store_oob(self, oob, y, seen):
+        self.oob_decision_function_ = oob
+        self.oob_score_ = accuracy_score(y[seen], np.argmax(oob[seen], axis=1))
+
+    def predict_proba(self, X):
+        """Average of the members' class probabilities, shape (n_samples, n_classes)."""
+        X = self._validate_data(X, reset=False)
+        return sum(self._member_outputs(X)) / len(self.estimators_)
+
+    def predict(self, X):
+        """The class with the largest average probability, shape (n_samples,)."""
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
+
+
+class BaggingRegressor(RegressorMixin, BaseBagging):
+    """Bagged regressors: the average of the members' predictions.
+
+    Parameters as :class:`BaggingClassifier` (the default member is a fully grown
+    :class:`~mllib.tree.DecisionTreeRegressor`). ``oob_score_`` is the out-of-bag :math:`R^2`
+    and ``oob_prediction_`` (shape (n_samples,)) the averaged out-of-bag predictions.
+    """
+
+    def __init__(self, estimator=None, n_estimators=10, *, max_samples=None, max_features=1.0, bootstrap=True,
+                 oob_score=False, random_state=None):
+        self.estimator = estimator
+        self.n_estimators = n_estimators
+        self.max_samples = max_samples
+        self.max_features = max_features
+        self.bootstrap = bootstrap
+        self.oob_score = oob_score
+        self.random_state = random_state
+
+    def _default_estimator(self):
+        return DecisionTreeRegressor()
+
+    def fit(self, X, y):
+        """Fit the members on bootstrap samples of ``X`` (n_samples, n_features) and targets ``y``; return self."""
+        X, y = self._validate_data(X, y, reset=True)
+        return self._fit_members(X, y)
+
+    def _output_shape(self):
+        return ()
+
+    def _member_output(self, member, X):
+        return member.predict(X)
+
+    def _store_oob(self, oob, y, seen):
+        self.oob_prediction_ = oob
+        self.oob_score_ = r2_score(y[seen], oob[seen])
+
+    def predict(self, X):
+        """Average of the members' predictions, shape (n_samples,)."""
+        X = self._validate_data(X, reset=False)
+        return sum(self._member_outputs(X)) / len(self.estimators_)
+
+
+def _count(value, total, name):
+    """An absolute count from an int in [1, total] or a fraction in (0, 1] of ``total``."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        if 1 <= value <= total:
+            return int(value)
+    elif isinstance(value, numbers.Real) and 0 < value <= 1:
+        return max(1, int(value * total))
+    raise ValueError(f"{name} must be an integer in [1, {total}] or a fraction in (0, 1]; got {value!r}.")

@@ -1,0 +1,96 @@
+r"""Random forests: bagged trees that also draw a random subset of features at every split.
+
+The average of :math:`B` identically distributed predictors with variance :math:`\sigma^2` and
+pairwise correlation :math:`\rho` has variance :math:`\rho\sigma^2 + (1-\rho)\sigma^2/B`: more
+trees remove only the second term. Bagged trees grown on the same data are strongly correlated
+(they tend to split on the same strong features), so a forest searches only ``max_features``
+randomly chosen features at each node, which lowers :math:`\rho` at a small cost in bias. This is
+not the random-subspace method (:class:`~mllib.ensemble.BaggingClassifier` with
+``max_features < 1``), which draws one subset per *tree*.
+
+Same parameters, defaults and attributes as scikit-learn's ``RandomForestClassifier`` /
+``RandomForestRegressor`` (a subset); the random draws differ.
+
+Reference: Breiman (2001), *Random forests*; Hastie, Tibshirani & Friedman (2009), chapter 15.
+"""
+
+import numpy as np
+
+from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
+from .bagging import BaggingClassifier, BaggingRegressor
+
+
+class _Forest:
+    """Members are trees with the forest's parameters; every tree sees every feature."""
+
+    def _make_estimator(self, seed):
+        tree = DecisionTreeClassifier if isinstance(self, BaggingClassifier) else DecisionTreeRegressor
+        return tree(criterion=self.criterion, max_depth=self.max_depth, min_samples_split=self.min_samples_split,
+                    min_samples_leaf=self.min_samples_leaf, max_features=self.max_features, random_state=seed)
+
+    def _n_member_features(self, n_features):
+        return n_features
+
+    @property
+    def feature_importances_(self):
+        """Mean over the trees of their normalised impurity decreases, shape (n_features,)."""
+        mean = np.mean([tree.feature_importances_ for tree in self.estimators_], axis=0)
+        return mean / mean.sum() if mean.sum() > 0 else mean
+
+
+class RandomForestClassifier(_Forest, BaggingClassifier):
+    """A forest of classification trees; predicts the class with the largest average probability.
+
+    Parameters
+    ----------
+    n_estimators : int
+        Number of trees.
+    criterion, max_depth, min_samples_split, min_samples_leaf :
+        Passed to every :class:`~mllib.tree.DecisionTreeClassifier`.
+    max_features : "sqrt", "log2", int, float or None
+        Features searched at each split (None: all, which is bagging of trees).
+    bootstrap, oob_score, random_state, max_samples :
+        As in :class:`~mllib.ensemble.BaggingClassifier`.
+
+    Attributes
+    ----------
+    estimators_, estimators_samples_, classes_, n_classes_, oob_score_, oob_decision_function_,
+    feature_importances_
+    """
+
+    def __init__(self, n_estimators=100, *, criterion="gini", max_depth=None, min_samples_split=2,
+                 min_samples_leaf=1, max_features="sqrt", bootstrap=True, oob_score=False, random_state=None,
+                 max_samples=None):
+        self.n_estimators = n_estimators
+        self.criterion = criterion
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.max_features = max_features
+        self.bootstrap = bootstrap
+        self.oob_score = oob_score
+        self.random_state = random_state
+        self.max_samples = max_samples
+
+
+class RandomForestRegressor(_Forest, BaggingRegressor):
+    """A forest of regression trees; predicts the average of the trees.
+
+    Parameters and attributes as :class:`RandomForestClassifier`, with ``criterion="squared_error"``
+    and ``max_features=1.0`` (all features: scikit-learn's default for regression) by default;
+    ``oob_score_`` is the out-of-bag :math:`R^2` and ``oob_prediction_`` the out-of-bag predictions.
+    """
+
+    def __init__(self, n_estimators=100, *, criterion="squared_error", max_depth=None, min_samples_split=2,
+                 min_samples_leaf=1, max_features=1.0, bootstrap=True, oob_score=False, random_state=None,
+                 max_samples=None):
+        self.n_estimators = n_estimators
+        self.criterion = criterion
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.max_features = max_features
+        self.bootstrap = bootstrap
+        self.oob_score = oob_score
+        self.random_state = random_state
+        self.max_samples = max_samples

@@ -1,0 +1,142 @@
+r"""k-nearest-neighbour classification and regression, by brute force.
+
+Both estimators store the training set and, for a query :math:`x`, find the set
+:math:`N_k(x)` of the :math:`k` training points closest in Euclidean distance. The classifier
+estimates :math:`\hat P(y=c\mid x)=\sum_{i\in N_k(x)} v_i\mathbb 1[y_i=c]\big/\sum_{i\in N_k(x)} v_i`
+and predicts the most probable class; the regressor predicts
+:math:`\hat f(x)=\sum_{i\in N_k(x)} v_iy_i\big/\sum_{i\in N_k(x)} v_i`. The vote weights are
+:math:`v_i=1` (``weights="uniform"``) or :math:`v_i=1/\lVert x-x_i\rVert` (``"distance"``; a query
+that coincides with training points gets the average of those points only). Larger :math:`k`
+averages over more points: a smoother, lower-variance, more biased estimate.
+
+Queries are processed in chunks so that the block of squared distances (from
+:func:`mllib.kernels.squared_euclidean_distances`, one matrix product) stays small; in each row,
+``np.argpartition`` finds the :math:`k` smallest in :math:`O(n)` time, and only those :math:`k`
+distances are recomputed directly (the expansion :math:`\lVert x\rVert^2+\lVert y\rVert^2-2x^\top y`
+can leave :math:`10^{-8}` where the distance is 0) and sorted. Same results as scikit-learn's ``KNeighborsClassifier`` / ``KNeighborsRegressor``
+with ``algorithm="brute"`` and the default Euclidean metric, wherever no two training points
+are at exactly the same distance from a query at the :math:`k`-th place.
+
+References: Fix & Hodges (1951); Cover & Hart (1967), *Nearest neighbor pattern classification*.
+"""
+
+import numpy as np
+
+from .base import BaseEstimator, ClassifierMixin, RegressorMixin
+from .kernels import squared_euclidean_distances
+from .tree.classes import _check_int
+from .validation import check_classification_targets, check_is_fitted
+
+#: Squared distances per chunk of queries (about 16 MB of float64).
+CHUNK_ENTRIES = 2**21
+
+
+class _KNeighborsBase(BaseEstimator):
+    def __init__(self, n_neighbors=5, *, weights="uniform"):
+        self.n_neighbors = n_neighbors
+        self.weights = weights
+
+    def _store(self, X, y):
+        _check_int(self.n_neighbors, "n_neighbors", 1)
+        if self.weights not in ("uniform", "distance"):
+            raise ValueError(f'weights must be "uniform" or "distance"; got {self.weights!r}.')
+        self._fit_X, self._y = X.copy(), y
+        self.n_samples_fit_ = len(X)
+        return self
+
+    def kneighbors(self, X, n_neighbors=None, return_distance=True):
+        """Distances to and indices of the nearest training points of each row of ``X``.
+
+        Returns
+        -------
+        distances : ndarray of shape (n_queries, n_neighbors), increasing along each row
+            Euclidean distances (only if ``return_distance``).
+        indices : ndarray of shape (n_queries, n_neighbors)
+            Rows of the training set; among equal distances, the smaller index comes first.
+        """
+        X = self._validate_data(X, reset=False)
+        k = self.n_neighbors if n_neighbors is None else n_neighbors
+        if not 1 <= k <= self.n_samples_fit_:
+            raise ValueError(f"n_neighbors={k} must be between 1 and the number of training samples, "
+                             f"{self.n_samples_fit_}.")
+        chunk = max(1, CHUNK_ENTRIES // self.n_samples_fit_)
+        distances, indices = np.empty((len(X), k)), np.empty((len(X), k), dtype=np.intp)
+        for start in range(0, len(X), chunk):
+            rows = slice(start, start + chunk)
+            squared = squared_euclidean_distances(X[rows], self._fit_X)
+            nearest = np.sort(np.argpartition(squared, k - 1, axis=1)[:, :k], axis=1)  # the k smallest, any order
+            # recompute the k distances directly: exact zeros for coinciding points, no cancellation
+            exact = np.linalg.norm(X[rows, None, :] - self._fit_X[nearest], axis=2)
+            order = np.argsort(exact, axis=1, kind="stable")   # stable: ties keep the smaller index first
+            indices[rows] = np.take_along_axis(nearest, order, axis=1)
+            distances[rows] = np.take_along_axis(exact, order, axis=1)
+        return (distances, indices) if return_distance else indices
+
+    def _neighbours_and_votes(self, X):
+        """Neighbour indices and their vote weights v_i, both of shape (n_queries, n_neighbors)."""
+        distances, indices = self.kneighbors(X)
+        if self.weights == "uniform":
+            return indices, np.ones_like(distances)
+        exact = distances == 0
+        with np.errstate(divide="ignore"):
+            votes = 1.0 / distances
+        on_a_point = exact.any(axis=1)   # the query is a training point: only the coinciding ones vote
+        votes[on_a_point] = exact[on_a_point]
+        return indices, votes
+
+
+class KNeighborsClassifier(ClassifierMixin, _KNeighborsBase):
+    """Majority (or distance-weighted) vote of the ``n_neighbors`` nearest training points.
+
+    Parameters
+    ----------
+    n_neighbors : int
+        :math:`k`.
+    weights : {"uniform", "distance"}
+        Vote weight of each neighbour: 1, or the inverse of its distance.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    n_samples_fit_, n_features_in_ : int
+
+    Equivalent to ``sklearn.neighbors.KNeighborsClassifier(algorithm="brute")``.
+    """
+
+    def fit(self, X, y):
+        """Store the training set ``X`` (n_samples, n_features) and labels ``y``; return self."""
+        X, y = self._validate_data(X, y, reset=True, y_numeric=False)
+        self.classes_, y_index = check_classification_targets(y)
+        return self._store(X, y_index)
+
+    def predict_proba(self, X):
+        """Weighted class frequencies among the neighbours, shape (n_queries, n_classes)."""
+        indices, votes = self._neighbours_and_votes(X)
+        n_classes = len(self.classes_)
+        rows = np.repeat(np.arange(len(indices)), indices.shape[1])
+        counts = np.zeros((len(indices), n_classes))
+        np.add.at(counts, (rows, self._y[indices].ravel()), votes.ravel())
+        return counts / counts.sum(axis=1, keepdims=True)
+
+    def predict(self, X):
+        """The class with the largest vote (ties: the first in ``classes_``), shape (n_queries,)."""
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
+
+
+class KNeighborsRegressor(RegressorMixin, _KNeighborsBase):
+    """Mean (or distance-weighted mean) target of the ``n_neighbors`` nearest training points.
+
+    Parameters and attributes as :class:`KNeighborsClassifier` (without ``classes_``).
+    Equivalent to ``sklearn.neighbors.KNeighborsRegressor(algorithm="brute")``.
+    """
+
+    def fit(self, X, y):
+        """Store the training set ``X`` (n_samples, n_features) and targets ``y``; return self."""
+        X, y = self._validate_data(X, y, reset=True)
+        return self._store(X, y.copy())
+
+    def predict(self, X):
+        """Weighted mean target of the neighbours, shape (n_queries,)."""
+        indices, votes = self._neighbours_and_votes(X)
+        return np.sum(votes * self._y[indices], axis=1) / votes.sum(axis=1)

@@ -1,0 +1,122 @@
+r"""A fitted tree as parallel node arrays, in scikit-learn's layout (an estimator's ``tree_``).
+
+Node ``i`` is internal when ``children_left[i] != TREE_LEAF``: it sends a sample ``x`` to
+``children_left[i]`` if ``x[feature[i]] <= threshold[i]`` and to ``children_right[i]``
+otherwise. Nodes are numbered in depth-first preorder (a node, then its whole left subtree,
+then its right subtree), the order scikit-learn's builder produces, so the subtree of node
+``i`` is the contiguous block ``i, i + 1, ..., i + subtree_size[i] - 1``; pruning relies on it.
+"""
+
+import numpy as np
+
+TREE_LEAF = -1        #: ``children_left`` / ``children_right`` of a leaf
+TREE_UNDEFINED = -2   #: ``feature`` / ``threshold`` of a leaf
+
+
+class Tree:
+    """Node arrays of a binary tree with axis-aligned splits.
+
+    Attributes
+    ----------
+    node_count : int
+    children_left, children_right : ndarray of shape (node_count,)
+        Child ids, ``TREE_LEAF`` for leaves.
+    feature : ndarray of shape (node_count,)
+        Feature tested at each internal node (``TREE_UNDEFINED`` at leaves).
+    threshold : ndarray of shape (node_count,)
+    value : ndarray of shape (node_count, 1, n_values)
+        Weighted class proportions (classification) or the weighted mean target (regression,
+        ``n_values = 1``) of the training samples reaching the node; the middle axis is
+        scikit-learn's output axis, always of length one here.
+    impurity : ndarray of shape (node_count,)
+    n_node_samples : ndarray of shape (node_count,)
+    weighted_n_node_samples : ndarray of shape (node_count,)
+    parent, depth, subtree_size : ndarray of shape (node_count,)
+        Derived: the parent of each node (``-1`` for the root), its depth, and the number of
+        nodes in its subtree (itself included).
+    """
+
+    def __init__(self, children_left, children_right, feature, threshold, value, impurity,
+                 n_node_samples, weighted_n_node_samples):
+        self.children_left = np.asarray(children_left, dtype=np.intp)
+        self.children_right = np.asarray(children_right, dtype=np.intp)
+        self.feature = np.asarray(feature, dtype=np.intp)
+        self.threshold = np.asarray(threshold, dtype=float)
+        self.value = np.asarray(value, dtype=float)
+        self.impurity = np.asarray(impurity, dtype=float)
+        self.n_node_samples = np.asarray(n_node_samples, dtype=np.intp)
+        self.weighted_n_node_samples = np.asarray(weighted_n_node_samples, dtype=float)
+        self.node_count = len(self.children_left)
+        internal = np.flatnonzero(self.children_left != TREE_LEAF)
+        self.parent = np.full(self.node_count, -1, dtype=np.intp)
+        self.parent[self.children_left[internal]] = internal
+        self.parent[self.children_right[internal]] = internal
+        self.depth = np.zeros(self.node_count, dtype=np.intp)
+        self.subtree_size = np.ones(self.node_count, dtype=np.intp)
+        for node in range(1, self.node_count):       # preorder: parents come first
+            self.depth[node] = self.depth[self.parent[node]] + 1
+        for node in range(self.node_count - 1, 0, -1):  # reverse preorder: children come first
+            self.subtree_size[self.parent[node]] += self.subtree_size[node]
+
+    @property
+    def is_leaf(self):
+        return self.children_left == TREE_LEAF
+
+    @property
+    def n_leaves(self):
+        return int(self.is_leaf.sum())
+
+    @property
+    def max_depth(self):
+        return int(self.depth.max())
+
+    def apply(self, X):
+        """Index of the leaf that each row of ``X`` (shape (n, n_features)) reaches, shape (n,).
+
+        All rows descend together, one level per step, so the loop runs ``max_depth`` times.
+        """
+        node = np.zeros(len(X), dtype=np.intp)
+        active = np.flatnonzero(~self.is_leaf[node])
+        while active.size:
+            at = node[active]
+            go_left = X[active, self.feature[at]] <= self.threshold[at]
+            node[active] = np.where(go_left, self.children_left[at], self.children_right[at])
+            active = active[~self.is_leaf[node[active]]]
+        return node
+
+    def predict(self, X):
+        """``value`` of the leaf each row reaches, shape (n, 1, n_values)."""
+        return self.value[self.apply(X)]
+
+    def compute_feature_importances(self, n_features):
+        r"""Total weighted impurity decrease :math:`W I - W_L I_L - W_R I_R` of the splits on each
+        feature, divided by the root's weight and normalised to sum to one (all zeros for a single leaf)."""
+        internal = np.flatnonzero(~self.is_leaf)
+        left, right = self.children_left[internal], self.children_right[internal]
+        cost = self.weighted_n_node_samples * self.impurity
+        decrease = cost[internal] - cost[left] - cost[right]
+        importances = np.bincount(self.feature[internal], weights=decrease, minlength=n_features).astype(float)
+        importances /= self.weighted_n_node_samples[0]
+        total = importances.sum()
+        return importances / total if total > 0 else importances
+
+    def subtree(self, keep):
+        """The tree made of the nodes where ``keep`` is true, renumbered in the same order.
+
+        ``keep`` must contain the root and be closed under taking parents; a kept node whose
+        children are dropped becomes a leaf.
+        """
+        keep = np.asarray(keep, dtype=bool)
+        new_id = np.cumsum(keep) - 1
+        left, right = self.children_left[keep], self.children_right[keep]
+        becomes_leaf = (left == TREE_LEAF) | ~keep[np.maximum(left, 0)]
+        return Tree(
+            children_left=np.where(becomes_leaf, TREE_LEAF, new_id[left]),
+            children_right=np.where(becomes_leaf, TREE_LEAF, new_id[right]),
+            feature=np.where(becomes_leaf, TREE_UNDEFINED, self.feature[keep]),
+            threshold=np.where(becomes_leaf, TREE_UNDEFINED, self.threshold[keep]),
+            value=self.value[keep],
+            impurity=self.impurity[keep],
+            n_node_samples=self.n_node_samples[keep],
+            weighted_n_node_samples=self.weighted_n_node_samples[keep],
+        )
