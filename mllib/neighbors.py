@@ -24,8 +24,7 @@ import numpy as np
 
 from .base import BaseEstimator, ClassifierMixin, RegressorMixin
 from .kernels import squared_euclidean_distances
-from .tree.classes import _check_int
-from .validation import check_classification_targets, check_is_fitted
+from .validation import check_classification_targets, check_int, check_is_fitted
 
 #: Squared distances per chunk of queries (about 16 MB of float64).
 CHUNK_ENTRIES = 2**21
@@ -37,7 +36,7 @@ class _KNeighborsBase(BaseEstimator):
         self.weights = weights
 
     def _store(self, X, y):
-        _check_int(self.n_neighbors, "n_neighbors", 1)
+        check_int(self.n_neighbors, "n_neighbors", low=1)
         if self.weights not in ("uniform", "distance"):
             raise ValueError(f'weights must be "uniform" or "distance"; got {self.weights!r}.')
         self._fit_X, self._y = X.copy(), y

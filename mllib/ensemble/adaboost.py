@@ -27,8 +27,7 @@ import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin, clone
 from ..tree import DecisionTreeClassifier
-from ..tree.classes import _check_int
-from ..validation import check_classification_targets, check_random_state, check_scalar
+from ..validation import check_classification_targets, check_int, check_random_state, check_scalar
 
 
 class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
@@ -66,7 +65,7 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         X, y = self._validate_data(X, y, reset=True, y_numeric=False)
         self.classes_, y_index = check_classification_targets(y)
         self.n_classes_ = K = len(self.classes_)
-        _check_int(self.n_estimators, "n_estimators", 1)
+        check_int(self.n_estimators, "n_estimators", low=1)
         learning_rate = check_scalar(self.learning_rate, "learning_rate", low=0.0, low_inclusive=False)
         base = self.estimator if self.estimator is not None else DecisionTreeClassifier(max_depth=1)
         if "sample_weight" not in inspect.signature(base.fit).parameters:

@@ -25,8 +25,7 @@ import numpy as np
 from ..base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
 from ..metrics import accuracy_score, r2_score
 from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
-from ..tree.classes import _check_int
-from ..validation import check_classification_targets, check_random_state
+from ..validation import check_classification_targets, check_int, check_random_state
 
 
 class BaseBagging(BaseEstimator):
@@ -45,7 +44,7 @@ class BaseBagging(BaseEstimator):
 
     def _fit_members(self, X, y):
         """Fit ``n_estimators`` members on bootstrap samples of ``(X, y)`` (``y`` encoded); return self."""
-        _check_int(self.n_estimators, "n_estimators", 1)
+        check_int(self.n_estimators, "n_estimators", low=1)
         if self.oob_score and not self.bootstrap:
             raise ValueError("oob_score=True needs bootstrap=True: without resampling no point is out of bag.")
         rng = check_random_state(self.random_state)

@@ -35,8 +35,7 @@ from .. import losses
 from ..base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ..dummy import DummyClassifier, DummyRegressor
 from ..tree import DecisionTreeRegressor
-from ..tree.classes import _check_int
-from ..validation import check_classification_targets, check_random_state, check_scalar
+from ..validation import check_classification_targets, check_int, check_random_state, check_scalar
 
 
 class BaseGradientBoosting(BaseEstimator):
@@ -55,7 +54,7 @@ class BaseGradientBoosting(BaseEstimator):
 
     def _boost(self, X, y):
         """Fit ``init_`` and ``n_estimators`` trees to ``(X, y)`` (``y`` real, or 0/1 for the classifier)."""
-        _check_int(self.n_estimators, "n_estimators", 1)
+        check_int(self.n_estimators, "n_estimators", low=1)
         learning_rate = check_scalar(self.learning_rate, "learning_rate", low=0.0, low_inclusive=False)
         subsample = check_scalar(self.subsample, "subsample", low=0.0, high=1.0, low_inclusive=False)
         rng = check_random_state(self.random_state)

@@ -5,7 +5,7 @@ import numbers
 import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin, RegressorMixin
-from ..validation import (check_array, check_classification_targets, check_is_fitted, check_random_state,
+from ..validation import (check_array, check_classification_targets, check_is_fitted, check_int, check_random_state,
                           check_scalar)
 from . import pruning
 from .builder import grow_tree
@@ -30,13 +30,13 @@ class BaseDecisionTree(BaseEstimator):
         allowed = REGRESSION if n_classes is None else tuple(CLASSIFICATION)
         if self.criterion not in allowed:
             raise ValueError(f"criterion must be one of {allowed} for {type(self).__name__}; got {self.criterion!r}.")
-        max_depth = np.inf if self.max_depth is None else _check_int(self.max_depth, "max_depth", 1)
+        max_depth = np.inf if self.max_depth is None else check_int(self.max_depth, "max_depth", low=1)
         ccp_alpha = check_scalar(self.ccp_alpha, "ccp_alpha", low=0.0)
         self.max_features_ = _resolve_max_features(self.max_features, X.shape[1])
         self.tree_ = grow_tree(
             X, y, _check_sample_weight(sample_weight, len(y)), criterion=self.criterion, n_classes=n_classes,
-            max_depth=max_depth, min_samples_split=_check_int(self.min_samples_split, "min_samples_split", 2),
-            min_samples_leaf=_check_int(self.min_samples_leaf, "min_samples_leaf", 1),
+            max_depth=max_depth, min_samples_split=check_int(self.min_samples_split, "min_samples_split", low=2),
+            min_samples_leaf=check_int(self.min_samples_leaf, "min_samples_leaf", low=1),
             max_features=self.max_features_, rng=check_random_state(self.random_state))
         if ccp_alpha > 0:
             self.tree_ = pruning.prune(self.tree_, ccp_alpha)
@@ -168,12 +168,6 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
         """The mean training target of the leaf each row reaches, shape (n_samples,)."""
         X = self._validate_data(X, reset=False)
         return self.tree_.predict(X)[:, 0, 0]
-
-
-def _check_int(value, name, low):
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
-        raise ValueError(f"{name} must be an integer of at least {low}; got {value!r}.")
-    return int(value)
 
 
 def _resolve_max_features(max_features, n_features):
