@@ -51,7 +51,9 @@ class _KNeighborsBase(BaseEstimator):
         distances : ndarray of shape (n_queries, n_neighbors), increasing along each row
             Euclidean distances (only if ``return_distance``).
         indices : ndarray of shape (n_queries, n_neighbors)
-            Rows of the training set; among equal distances, the smaller index comes first.
+            Rows of the training set; among equal distances, the smaller index comes first. If
+            several training points tie for the last place, which of them are returned is
+            unspecified (whichever ``np.argpartition`` picks), as in scikit-learn.
         """
         X = self._validate_data(X, reset=False)
         k = self.n_neighbors if n_neighbors is None else n_neighbors

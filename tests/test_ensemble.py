@@ -99,6 +99,12 @@ def test_adaboost_training_error_bound():
     for t, prediction in enumerate(model.staged_predict(X)):
         training_error = np.mean(prediction != y)
         assert training_error <= products[t] <= np.exp(-2 * np.sum(gamma[: t + 1] ** 2)) + 1e-15
+    # the middle of the proof: prod_t Z_t is exactly the mean exponential loss of F_t = sum_s alpha_s h_s
+    # (this fails if the weights are not updated with alpha_t, although the inequalities above may still hold)
+    signs = 2.0 * y - 1.0
+    F = np.cumsum([beta / 2 * (2.0 * h.predict(X) - 1.0)
+                   for beta, h in zip(model.estimator_weights_, model.estimators_)], axis=0)
+    np.testing.assert_allclose(np.exp(-signs * F).mean(axis=1), products, rtol=1e-9)
 
 
 def test_adaboost_stops_on_a_perfect_learner_and_refuses_a_useless_one():

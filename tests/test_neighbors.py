@@ -123,3 +123,19 @@ def test_bad_input():
         KNeighborsClassifier().fit(X, y).predict(X[:, :1])
     with pytest.raises(ValueError, match="continuous"):
         KNeighborsClassifier().fit(X, y + 0.5)
+
+
+def test_ties_at_the_last_place_still_give_a_set_of_nearest_neighbours():
+    """On a grid many points tie; whichever are returned, none may be farther than one left out."""
+    rng = np.random.default_rng(3)
+    X, Q = rng.integers(-3, 4, size=(80, 2)).astype(float), rng.integers(-3, 4, size=(40, 2)).astype(float)
+    distances, indices = KNeighborsRegressor(7).fit(X, np.zeros(80)).kneighbors(Q)
+    exact = np.sqrt(((Q[:, None, :] - X[None, :, :]) ** 2).sum(-1))
+    for row in range(len(Q)):
+        assert len(set(indices[row])) == 7
+        left_out = np.setdiff1d(np.arange(80), indices[row])
+        assert exact[row, indices[row]].max() <= exact[row, left_out].min()
+        np.testing.assert_array_equal(distances[row], exact[row, indices[row]])
+        # among equal distances the smaller index comes first
+        assert all((d0, i0) <= (d1, i1) for d0, i0, d1, i1 in
+                   zip(distances[row], indices[row], distances[row][1:], indices[row][1:]))

@@ -14,7 +14,7 @@ Collapsing the branch :math:`T_t` below an internal node :math:`t` into a leaf c
 
 Weakest-link pruning collapses the node with the smallest :math:`g(t)`, updates the ancestors,
 and repeats until only the root is left. The values of :math:`g` at which it collapses form
-the increasing sequence :math:`0=\alpha_0<\alpha_1<\dots`, and for every
+the non-decreasing sequence :math:`0=\alpha_0\le\alpha_1\le\dots`, and for every
 :math:`\alpha\in[\alpha_k,\alpha_{k+1})` the subtree after step :math:`k` is the smallest
 minimiser of :math:`R_\alpha` (Breiman et al., 1984, §10.2). Ties collapse one node per step, the
 first in preorder, so an alpha can repeat. Same sequence, impurities and pruned trees as
