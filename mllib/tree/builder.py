@@ -1,7 +1,8 @@
 r"""Growing a tree: greedy recursive binary splitting, all the nodes of one depth at a time.
 
-Finding the partition into boxes that minimises the training impurity is NP-hard (Hyafil &
-Rivest, 1976), so CART grows the tree greedily: split a node by its best single split
+Finding an optimal tree is intractable already in simple versions (Hyafil & Rivest, 1976:
+deciding whether a tree of binary tests identifies every point within a given expected number
+of tests is NP-complete), so CART grows the tree greedily: split a node by its best single split
 (:mod:`mllib.tree.splitting`), then treat each child the same way, never revisiting a decision.
 A node becomes a leaf when it is pure, at ``max_depth``, smaller than ``min_samples_split`` or
 than ``2 * min_samples_leaf``, or when no valid split exists. A split is made even when it does
