@@ -135,6 +135,19 @@ def check_scalar(value, name, *, low=None, high=None, low_inclusive=True, high_i
     return float(value)
 
 
+def check_int(value, name, *, low=None):
+    """Check that a hyperparameter is an integer (``bool`` is not) of at least ``low``; return it as int.
+
+    For counts such as ``n_clusters``, ``max_iter`` or ``min_samples``, where ``2.5`` or ``True``
+    is a mistake that a silent conversion would hide.
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be an integer; got {value!r}.")
+    if low is not None and value < low:
+        raise ValueError(f"{name} must be at least {low}; got {value!r}.")
+    return int(value)
+
+
 def check_classification_targets(y, *, n_classes=None, estimator_name="This estimator"):
     """Return ``(classes, y_index)`` where ``classes[y_index] == y``.
 
