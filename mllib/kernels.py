@@ -8,6 +8,7 @@ Names, signatures and defaults are scikit-learn's (``sklearn.metrics.pairwise``)
 """
 
 import numpy as np
+from scipy.spatial.distance import cdist, pdist, squareform
 
 from .validation import check_array, check_scalar
 
@@ -15,32 +16,30 @@ from .validation import check_array, check_scalar
 def squared_euclidean_distances(X, Y=None):
     r"""All pairwise squared distances :math:`D_{ij} = \lVert x_i - y_j\rVert^2`.
 
-    Vectorised through :math:`\lVert x\rVert^2 + \lVert y\rVert^2 - 2x^\top y`, one matrix
-    product instead of an :math:`n\times m\times d` array. That expansion loses
-    accuracy when the points are far from the origin compared with their spread
-    (catastrophic cancellation), so both sets are first shifted by the same vector,
-    the mean of ``X`` (distances do not change), and rounding is clipped at 0.
+    Computed from the differences, :math:`\sum_k (x_{ik} - y_{jk})^2` (scipy's compiled
+    ``pdist``/``cdist``), so every entry, however small, carries only a relative rounding error
+    of a few units in the last place; with ``Y=None`` each pair is computed once, the
+    diagonal is exactly 0 and ``D`` exactly symmetric. The vectorised alternative
+    :math:`\lVert x\rVert^2 + \lVert y\rVert^2 - 2x^\top y` has an *absolute* error of about
+    :math:`\epsilon_{\text{mach}}(\lVert x\rVert^2 + \lVert y\rVert^2)`, which swamps the
+    distances between close points: exactly the entries of a Gaussian kernel near 1 that decide
+    how badly conditioned :math:`K` is. (For the input sizes of this book the differences are
+    also faster; the expansion wins only for many features, through the matrix product.)
 
     Parameters
     ----------
     X : array-like of shape (n, d)
     Y : array-like of shape (m, d), optional
-        Defaults to ``X``, in which case the diagonal is exactly 0 and ``D`` is symmetric.
+        Defaults to ``X``.
 
     Returns
     -------
     ndarray of shape (n, m)
     """
     X, Y = _check_pair(X, Y)
-    shift = X.mean(axis=0)
-    Xc = X - shift
-    Yc = Xc if Y is X else Y - shift
-    D = np.sum(Xc**2, axis=1)[:, None] + np.sum(Yc**2, axis=1)[None, :] - 2.0 * (Xc @ Yc.T)
-    np.maximum(D, 0.0, out=D)
     if Y is X:
-        np.fill_diagonal(D, 0.0)
-        D = 0.5 * (D + D.T)  # exact symmetry, which Cholesky-based callers rely on
-    return D
+        return squareform(pdist(X, "sqeuclidean"))
+    return cdist(X, Y, "sqeuclidean")
 
 
 def linear_kernel(X, Y=None):
@@ -100,7 +99,7 @@ def rbf_kernel(X, Y=None, gamma=None):
 
     :math:`\gamma = 1/(2\ell^2)` for a length-scale :math:`\ell`. Its feature map is
     infinite-dimensional. Distances come from :func:`squared_euclidean_distances`, so the
-    kernel stays accurate for data far from the origin. Same as
+    entries stay accurate for close points and for data far from the origin. Same as
     ``sklearn.metrics.pairwise.rbf_kernel``.
 
     Parameters

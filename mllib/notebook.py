@@ -1,6 +1,7 @@
 """Helpers for the book's notebooks."""
 
 import inspect
+import re
 
 
 def show_source(obj):
@@ -15,4 +16,16 @@ def show_source(obj):
         from IPython.display import Code
     except ImportError:
         return source
-    return Code(source, language="python")
+
+    class SourceCode(Code):
+        # IPython's LaTeX form uses Pygments macros that the PDF edition does not define, and
+        # myst-nb would typeset it as an equation; offer a fenced Markdown block instead, which
+        # the PDF highlights like any other code. Jupyter and the website still use the HTML.
+        def _repr_latex_(self):
+            return None
+
+        def _repr_markdown_(self):
+            fence = "`" * max(3, 1 + max(map(len, re.findall("`+", self.data)), default=0))
+            return f"{fence}python\n{self.data.rstrip()}\n{fence}"
+
+    return SourceCode(source, language="python")

@@ -42,8 +42,24 @@ _STYLE = {
 
 
 def set_style():
-    """Apply the book's matplotlib style (an opaque white canvas, the Okabe–Ito cycle)."""
+    """Apply the book's matplotlib style (an opaque white canvas, the Okabe–Ito cycle).
+
+    In a notebook, every figure is then also attached as a vector PDF, besides the image
+    Jupyter and the website show, so that the PDF edition of the book prints it sharp.
+    """
     mpl.rcParams.update(_STYLE)
+    _also_attach_vector_pdf()
+
+
+def _also_attach_vector_pdf():
+    try:
+        from IPython import get_ipython
+        from matplotlib_inline.config import InlineBackend
+    except ImportError:
+        return
+    if get_ipython() is not None:
+        backend = InlineBackend.instance()
+        backend.figure_formats = set(backend.figure_formats) | {"pdf"}
 
 
 def grid_2d(xlim, ylim, n=200):

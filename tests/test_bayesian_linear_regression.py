@@ -188,7 +188,7 @@ def test_bad_input_not_fitted_and_inputs_untouched(regression_data):
     assert model.log_marginal_likelihood() == model.log_marginal_likelihood_value_
     with pytest.raises(NotFittedError):
         BayesianLinearRegression().predict(X)
-    for bad in ({"alpha": 0.0}, {"beta": -1.0}, {"alpha": np.nan}):
+    for bad in ({"alpha": 0.0}, {"beta": -1.0}, {"alpha": np.nan}, {"beta": np.inf}):
         with pytest.raises(ValueError, match="alpha|beta"):
             BayesianLinearRegression(**bad).fit(X, y)
     with pytest.raises(ValueError, match="must be in"):

@@ -43,7 +43,8 @@ def test_nbval_fails_on_a_broken_notebook(tmp_path, check, expected):
 def make_book(folder, check):
     shutil.copy(ROOT / "_config.yml", folder)
     shutil.copy(ROOT / "references.bib", folder)
-    shutil.copytree(ROOT / "_ext", folder / "_ext")  # the local Sphinx extension _config.yml loads
+    for support in ("_ext", "_latex"):  # the local Sphinx extensions and LaTeX files _config.yml loads
+        shutil.copytree(ROOT / support, folder / support, ignore=shutil.ignore_patterns("__pycache__"))
     (folder / "intro.md").write_text("# Intro\n\n```{tableofcontents}\n```\n")
     (folder / "bibliography.md").write_text("# Bibliography\n\n```{bibliography}\n```\n")
     (folder / "chapter.ipynb").write_text(json.dumps(notebook(check)))

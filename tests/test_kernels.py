@@ -21,10 +21,25 @@ def test_self_distances_are_symmetric_with_zero_diagonal(rng):
     np.testing.assert_allclose(D, cdist(X, X, "sqeuclidean"), atol=1e-12)
 
 
-def test_centring_removes_cancellation_far_from_the_origin(rng):
+def test_accurate_far_from_the_origin(rng):
     X = 1e4 + rng.normal(size=(30, 3))   # spread 1, offset 1e4: the naive expansion loses ~8 digits
     Y = 1e4 + rng.normal(size=(20, 3))
     np.testing.assert_allclose(squared_euclidean_distances(X, Y), cdist(X, Y, "sqeuclidean"), rtol=1e-9)
+
+
+def test_small_distances_keep_their_relative_accuracy(rng):
+    """Close pairs among spread-out points: each D_ij must be right to a few units of rounding,
+    judged against differences summed in extended precision."""
+    X = rng.uniform(-2, 2, size=(40, 3))
+    Y = X + 1e-7 * rng.normal(size=X.shape)                  # y_i is 1e-7 from x_i
+    exact = ((X.astype(np.longdouble) - Y.astype(np.longdouble)) ** 2).sum(axis=1)
+    relative_error = lambda D: np.abs(np.diag(D) - exact) / exact
+    assert relative_error(squared_euclidean_distances(X, Y)).max() < 8 * np.finfo(float).eps
+    # the norm expansion |x|² + |y|² − 2xᵀy (even after centring) loses these distances entirely
+    shift = X.mean(axis=0)
+    Xc, Yc = X - shift, Y - shift
+    expansion = (Xc**2).sum(axis=1)[:, None] + (Yc**2).sum(axis=1)[None, :] - 2 * Xc @ Yc.T
+    assert relative_error(expansion).max() > 1e-3
 
 
 def test_feature_mismatch_and_inputs_untouched(rng):
@@ -150,6 +165,22 @@ def test_check_psd_rejects_indefinite_and_asymmetric_matrices(rng):
     # an exactly PSD matrix of rank 2 has 48 zero eigenvalues, computed with rounding-level signs
     low_rank = linear_kernel(rng.normal(size=(50, 2)))
     assert abs(check_psd(low_rank)) < 1e-12 * np.abs(low_rank).max()
+
+
+def test_check_psd_tolerance_is_relative_and_tight(rng):
+    """Rounding-sized negative eigenvalues pass; a real one, a millionth of the largest, does not."""
+    U = np.linalg.qr(rng.normal(size=(20, 20)))[0]
+    eigenvalues = np.linspace(1.0, 100.0, 20)
+    for smallest, ok in [(-1e-12 * 100, True), (-1e-6 * 100, False)]:
+        eigenvalues[0] = smallest
+        K = (U * eigenvalues) @ U.T
+        K = 0.5 * (K + K.T)
+        for scale in (1e-6, 1.0, 1e6):                              # relative: the same verdict at any scale
+            if ok:
+                assert check_psd(scale * K) == pytest.approx(scale * smallest, abs=1e-12 * scale * 100)
+            else:
+                with pytest.raises(ValueError, match="not positive semi-definite"):
+                    check_psd(scale * K)
 
 
 def test_pairwise_kernels_by_name_and_callable(rng):

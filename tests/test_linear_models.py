@@ -68,6 +68,27 @@ def test_linear_regression_rank_of_collinear_data():
     assert LinearRegression().fit(*wide_data()).rank_ == 24  # centring removes one dimension
 
 
+def test_linear_regression_tol_sets_the_numerical_rank():
+    # Columns 1, x, ..., x^9 on [0, 1]: condition number about 4e6, so the smallest singular value
+    # is below the default cut-off 1e-6 * sigma_1 and above a cut-off of 1e-9 * sigma_1.
+    x = np.linspace(0, 1, 50)
+    Phi = np.vander(x, 10, increasing=True)
+    singular = np.linalg.svd(Phi, compute_uv=False)
+    assert 1e-9 < singular[-1] / singular[0] < 1e-6
+    y = Phi @ np.ones(10)
+    for tol, rank in [(1e-6, 9), (1e-9, 10), (0.0, 10)]:
+        ours = LinearRegression(fit_intercept=False, tol=tol).fit(Phi, y)
+        # the truncated pseudo-inverse, by numpy's SVD (scikit-learn >= 1.9 gives the same)
+        assert ours.rank_ == np.linalg.matrix_rank(Phi, tol=tol * singular[0]) == rank
+        np.testing.assert_allclose(ours.coef_, np.linalg.pinv(Phi, rcond=tol) @ y, rtol=1e-8, atol=1e-8)
+    # dropping a direction changes the coefficients, not the fit
+    truncated = LinearRegression(fit_intercept=False).fit(Phi, y)
+    full = LinearRegression(fit_intercept=False, tol=0.0).fit(Phi, y)
+    np.testing.assert_allclose(Phi @ truncated.coef_, Phi @ full.coef_, atol=1e-10)
+    np.testing.assert_allclose(full.coef_, 1, atol=1e-8)
+    assert np.abs(truncated.coef_ - 1).max() > 100 * np.abs(full.coef_ - 1).max()
+
+
 def test_linear_regression_residual_is_orthogonal_to_columns_and_ones(regression_data):
     X, y = regression_data
     model = LinearRegression().fit(X, y)

@@ -70,11 +70,13 @@ def test_default_settings_agree_with_sklearn_defaults_to_1e_5(name):
     np.testing.assert_allclose(ours.coef_, ref.coef_, atol=1e-4)
 
 
-def test_gradient_descent_reaches_the_same_minimiser():
-    X, y = DATA["noisy"]
+@pytest.mark.parametrize("name", ["noisy", "iris"])  # binary (step 4n/‖X‖²) and softmax (Böhning's 2n/‖X‖²)
+def test_gradient_descent_reaches_the_same_minimiser(name):
+    X, y = DATA[name]
     ours = LogisticRegression(solver="gd", tol=1e-9, max_iter=20000).fit(X, y)
     ref = sklearn_reference(X, y)
     np.testing.assert_allclose(ours.coef_, ref.coef_, atol=1e-7)
+    np.testing.assert_allclose(ours.intercept_, ref.intercept_, atol=1e-7)
     assert ours.n_iter_[0] > 10 * LogisticRegression(tol=1e-9).fit(X, y).n_iter_[0]  # Newton: far fewer steps
 
 
@@ -234,6 +236,7 @@ def test_separation_in_the_softmax_model():
     scores = X1 @ V.T
     own = scores[np.arange(len(y)), y]
     assert np.all(own[:, None] >= scores - 1e-7)  # no sample's own class loses along V
+    assert (own[:, None] - scores).max() > 0.5  # and some strictly gains: V is not 0
 
 
 # --- warnings and bad input --------------------------------------------------------------

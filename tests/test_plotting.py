@@ -58,3 +58,20 @@ def test_loss_curves_plot_every_curve():
     np.testing.assert_array_equal(ax.lines[1].get_xdata(), [0, 1])
     plt.close(fig)
     assert len(PALETTE) == len(set(PALETTE))
+
+
+def test_in_a_notebook_figures_are_also_attached_as_vector_pdf():
+    """The website shows the PNG; the PDF edition prints the vector PDF (myst-nb prefers it for LaTeX)."""
+    import base64
+
+    import nbformat
+    from nbclient import NotebookClient
+
+    cell = nbformat.v4.new_code_cell(
+        "import matplotlib.pyplot as plt\nfrom mllib.plotting import set_style\n"
+        "set_style()\nplt.plot([0, 1], [1, 0])\nplt.show()")
+    notebook = nbformat.v4.new_notebook(cells=[cell])
+    NotebookClient(notebook, kernel_name="python3", timeout=120).execute()
+    data = notebook.cells[0].outputs[0]["data"]
+    assert {"image/png", "application/pdf"} <= set(data)
+    assert base64.b64decode(data["application/pdf"]).startswith(b"%PDF")

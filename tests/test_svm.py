@@ -109,13 +109,13 @@ def test_callable_kernel_and_precomputed_rows_agree_with_libsvm():
 @pytest.mark.parametrize("kernel, params", [("linear", {}), ("poly", dict(gamma=0.3, degree=3, coef0=1.0)),
                                             ("rbf", dict(gamma=0.7))])
 def test_kernel_rows_equal_the_gram_matrix(rng, kernel, params):
-    X = 50.0 + rng.normal(size=(40, 3))                   # offset: the rbf rows must centre
+    X = 1e4 + rng.normal(size=(40, 3))                    # offset: uncentred rbf rows would lose ~8 digits
     K = pairwise_kernels(X, X, kernel, **params)
-    rows = KernelRows(X, kernel, cache_size=0.001, **params)   # room for a few rows only
-    assert rows.capacity < len(X)
+    rows = KernelRows(X, kernel, cache_size=0.001, **params)   # room for 3 rows only
+    assert rows.capacity == 3
     for i in [0, 5, 39, 5, 0, 12, 33, 0]:
         np.testing.assert_allclose(rows[i], K[i], rtol=1e-10, atol=1e-10)
-    assert len(rows.rows) <= rows.capacity
+    assert list(rows.rows) == [12, 33, 0]                 # the least recently used rows were evicted
     np.testing.assert_allclose(rows.diagonal(), np.diag(K), rtol=1e-12)
 
 
@@ -148,6 +148,20 @@ def test_hard_margin_on_non_separable_data_raises():
     with pytest.raises(ValueError, match="not separable in the feature space"):
         SVC(C=np.inf, kernel="linear").fit(X[y > 0, :2], y[y > 0])
     SVC(C=np.inf, kernel="rbf", gamma=10.0).fit(X[y > 0, :2] + 1e-3 * np.arange(100)[:, None], y[y > 0])
+    # A repeated point with both labels: no kernel separates it
+    with pytest.raises(ValueError, match="not separable in the feature space"):
+        SVC(C=np.inf, kernel="rbf").fit(np.array([[0.0, 0.0], [1.0, 1.0], [1.0, 1.0], [2.0, 0.0]]), [0, 0, 1, 1])
+
+
+def test_coef_only_for_the_linear_kernel_even_after_a_refit():
+    X, y = _iris_versicolor_virginica()
+    model = SVC(kernel="linear", tol=1e-8).fit(X, y)
+    np.testing.assert_allclose(model.coef_, sk_svm.SVC(kernel="linear", tol=1e-8).fit(X, y).coef_, rtol=1e-4)
+    model.set_params(kernel="rbf").fit(X, y)
+    with pytest.raises(AttributeError, match="only for kernel='linear'"):
+        model.coef_
+    with pytest.raises(NotFittedError):
+        SVC(kernel="linear").coef_
 
 
 def test_smo_history_is_monotone_and_exact():
@@ -160,6 +174,50 @@ def test_smo_history_is_monotone_and_exact():
     alpha_y = result.alpha * signs
     assert np.isclose(result.history["dual"][-1], _dual_objective(alpha_y, K), rtol=1e-10)
     assert result.history["violation"][-1] < 1e-8 <= result.history["violation"][0]
+
+
+def _platt_step(K, y, C, alpha, i, j):
+    """Platt's form of the step on the pair (i, j), written independently of mllib: alpha_j moves to its
+    unconstrained optimum and is clipped to [L, H]; alpha_i follows from sum_t y_t alpha_t = const."""
+    v = y - K @ (alpha * y)
+    if y[i] != y[j]:
+        L, H = max(0.0, alpha[j] - alpha[i]), min(C, C + alpha[j] - alpha[i])
+    else:
+        L, H = max(0.0, alpha[i] + alpha[j] - C), min(C, alpha[i] + alpha[j])
+    new = alpha.copy()
+    new[j] = np.clip(alpha[j] - y[j] * (v[i] - v[j]) / (K[i, i] + K[j, j] - 2 * K[i, j]), L, H)
+    new[i] = alpha[i] + y[i] * y[j] * (alpha[j] - new[j])
+    return new, new[j] in (L, H)
+
+
+def test_each_smo_step_is_a_wss3_pair_and_platts_clipped_step():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(14, 2))
+    y = np.where(X[:, 0] + 0.8 * rng.normal(size=14) > 0, 1.0, -1.0)
+    K, C = rbf_kernel(X, gamma=0.7), 0.4
+    previous, equal_labels, clipped = np.zeros(14), 0, 0
+    for k in range(1, 40):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            result = smo(K, y, C, tol=1e-12, max_iter=k)      # deterministic: its first k-1 steps led to previous
+        if result.n_iter < k:
+            break
+        # The state before step k, recomputed from scratch (not from SMO's cached v)
+        v = y - K @ (previous * y)
+        up = np.where(y > 0, previous < C, previous > 0)
+        low = np.where(y < 0, previous < C, previous > 0)
+        moved = np.flatnonzero(result.alpha != previous)
+        assert len(moved) == 2
+        i, j = sorted(moved, key=lambda t: -v[t])            # the multiplier moved along +y_t has the larger v
+        assert up[i] and v[i] >= v[up].max() - 1e-12         # i: maximal violation (ties broken either way)
+        gain = np.where(low & (v < v[i]), (v[i] - v) ** 2 / np.maximum(K[i, i] + np.diag(K) - 2 * K[i], 1e-12), 0)
+        assert low[j] and gain[j] >= gain.max() * (1 - 1e-9)  # j: the second-order (WSS3) choice
+        expected, at_bound = _platt_step(K, y, C, previous, i, j)
+        np.testing.assert_allclose(result.alpha, expected, rtol=0, atol=1e-12)
+        equal_labels += y[i] == y[j]
+        clipped += at_bound
+        previous = result.alpha
+    assert k > 10 and equal_labels > 0 and clipped > 0         # both clipping cases were exercised
 
 
 def test_max_iter_warns():

@@ -105,7 +105,9 @@ class RBF(Kernel):
 
     def __call__(self, X, Y=None, eval_gradient=False):
         _check_gradient_request(Y, eval_gradient)
-        scaled = squared_euclidean_distances(X, Y) / _positive(self.length_scale, "length_scale") ** 2
+        length_scale = _positive(self.length_scale, "length_scale")
+        X = check_array(X) / length_scale                  # distances in units of ℓ, as scikit-learn
+        scaled = squared_euclidean_distances(X, None if Y is None else check_array(Y, name="Y") / length_scale)
         K = np.exp(-0.5 * scaled)
         if not eval_gradient:
             return K

@@ -1,5 +1,6 @@
 """Gaussian process regression by a Cholesky factorisation (Rasmussen & Williams, Algorithm 2.1)."""
 
+import numbers
 import warnings
 
 import numpy as np
@@ -9,7 +10,7 @@ from scipy.optimize import minimize
 from ..base import BaseEstimator, RegressorMixin, clone
 from ..exceptions import ConvergenceWarning
 from ..validation import check_random_state
-from .kernels import RBF, ConstantKernel
+from .kernels import RBF, ConstantKernel, Kernel
 
 
 class GaussianProcessRegressor(RegressorMixin, BaseEstimator):
@@ -76,11 +77,13 @@ class GaussianProcessRegressor(RegressorMixin, BaseEstimator):
     def fit(self, X, y):
         if self.optimizer not in (None, "evidence"):
             raise ValueError(f'optimizer must be None or "evidence"; got {self.optimizer!r}.')
+        if not (self.kernel is None or isinstance(self.kernel, Kernel)):
+            raise ValueError("kernel must be None or a kernel from mllib.gaussian_process.kernels, such as "
+                             f"ConstantKernel(1.0) * RBF(1.0); got {self.kernel!r}.")
+        if not (isinstance(self.n_restarts_optimizer, numbers.Integral) and self.n_restarts_optimizer >= 0):
+            raise ValueError(f"n_restarts_optimizer must be a non-negative integer; got {self.n_restarts_optimizer!r}.")
         X, y = self._validate_data(X, y, reset=True)
-        self._noise = np.asarray(self.alpha, dtype=float)
-        if not (self._noise.ndim == 0 or self._noise.shape == y.shape) or np.any(self._noise < 0):
-            raise ValueError(f"alpha must be a non-negative number or an array of shape ({len(y)},); "
-                             f"got {self.alpha!r}.")
+        self._noise = _check_noise(self.alpha, len(y))
         default = ConstantKernel(1.0, "fixed") * RBF(1.0, "fixed")
         self.kernel_ = clone(default if self.kernel is None else self.kernel)
         self._y_mean, self._y_std = (np.mean(y), np.std(y) or 1.0) if self.normalize_y else (0.0, 1.0)
@@ -176,6 +179,18 @@ class GaussianProcessRegressor(RegressorMixin, BaseEstimator):
         root = eigenvectors * np.sqrt(np.maximum(eigenvalues, 0.0))
         z = check_random_state(random_state).standard_normal((len(mean), n_samples))
         return mean[:, None] + root @ z
+
+
+def _check_noise(alpha, n_samples):
+    """``alpha`` as a float array: one non-negative finite noise variance, or one per sample."""
+    try:
+        noise = np.asarray(alpha, dtype=float)
+    except (TypeError, ValueError):
+        noise = None
+    if noise is None or noise.shape not in ((), (n_samples,)) or not np.all(np.isfinite(noise)) or np.any(noise < 0):
+        raise ValueError(f"alpha must be a non-negative finite number or an array of {n_samples} of them "
+                         f"(one noise variance per sample); got {alpha!r}.")
+    return noise
 
 
 def _factorise(K, y):

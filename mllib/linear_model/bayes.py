@@ -71,8 +71,8 @@ class BayesianLinearRegression(RegressorMixin, BaseEstimator):
 
     def _posterior(self, alpha, beta):
         """Cholesky factor L of A = αI + βX_cᵀX_c and the posterior mean m = βA⁻¹X_cᵀy_c."""
-        alpha = check_scalar(alpha, "alpha", low=0, low_inclusive=False)
-        beta = check_scalar(beta, "beta", low=0, low_inclusive=False)
+        alpha = check_scalar(alpha, "alpha", low=0, high=np.inf, low_inclusive=False, high_inclusive=False)
+        beta = check_scalar(beta, "beta", low=0, high=np.inf, low_inclusive=False, high_inclusive=False)
         A = beta * (self._Xc.T @ self._Xc)
         A[np.diag_indices_from(A)] += alpha
         L = cholesky(A, lower=True)

@@ -42,7 +42,9 @@ class LinearRegression(LinearModel):
     -----
     Same objective, parameters and attributes as ``sklearn.linear_model.LinearRegression``;
     the fitted values agree to rounding error, including the minimum-norm solution when
-    :math:`X` is rank deficient.
+    :math:`X` is rank deficient. ``tol`` is the singular-value cut-off that scikit-learn uses
+    on dense data since version 1.9 (earlier versions cut off near machine precision, which
+    gives a different ``rank_`` and ``coef_`` when the condition number exceeds ``1/tol``).
 
     References
     ----------

@@ -20,8 +20,10 @@ class KernelRows:
     :math:`\lVert x_j\rVert^2`, computed once (libsvm's ``x_square``):
     :math:`x_i^\top x_j`, :math:`(\gamma x_i^\top x_j + c_0)^p` and
     :math:`\exp\bigl(-\gamma(\lVert x_i\rVert^2 + \lVert x_j\rVert^2 - 2x_i^\top x_j)\bigr)`. For the
-    Gaussian kernel the data are centred first and the squared distance clipped at 0, as in
-    :func:`mllib.kernels.squared_euclidean_distances`. The rows equal those of
+    Gaussian kernel the data are centred first (distances do not change, cancellation shrinks)
+    and the squared distance clipped at 0. (:func:`mllib.kernels.squared_euclidean_distances`
+    sums squared differences instead, which keeps the distances of very close points accurate
+    too; for the SVM the absolute accuracy of the expansion is enough.) The rows equal those of
     :func:`mllib.kernels.pairwise_kernels` to rounding.
 
     Parameters

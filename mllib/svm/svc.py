@@ -7,7 +7,7 @@ from scipy.optimize import linprog
 
 from ..base import BaseEstimator, ClassifierMixin
 from ..kernels import check_psd, is_psd_by_construction, pairwise_kernels
-from ..validation import check_classification_targets, check_scalar
+from ..validation import check_classification_targets, check_is_fitted, check_scalar
 from .kernel_cache import KernelRows
 from .smo import smo
 
@@ -114,9 +114,15 @@ class SVC(ClassifierMixin, BaseEstimator):
         self.dual_coef_ = (result.alpha * signs)[self.support_][None, :]
         self.intercept_ = np.array([result.intercept])
         self.n_iter_ = np.array([result.n_iter])
-        if self.kernel == "linear":
-            self.coef_ = self.dual_coef_ @ self.support_vectors_
         return self
+
+    @property
+    def coef_(self):
+        r""":math:`w=\sum_i\alpha_iy_ix_i`, shape (1, n_features); only for ``kernel="linear"`` (as in scikit-learn)."""
+        if not (isinstance(self.kernel, str) and self.kernel == "linear"):
+            raise AttributeError(f"coef_ exists only for kernel='linear'; this SVC has kernel={self.kernel!r}.")
+        check_is_fitted(self)
+        return self.dual_coef_ @ self.support_vectors_
 
     def decision_function(self, X):
         r""":math:`f(x)=\sum_{i\in SV}\alpha_iy_ik(x_i,x)+b`, shape (n_samples,); positive means ``classes_[1]``."""
