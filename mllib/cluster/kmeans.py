@@ -16,10 +16,15 @@ def assign_labels(X, centers):
 
     Returns the labels, shape (n_samples,), and each sample's squared distance to its centre.
     Ties go to the lowest centre index.
+
+    The argmin uses the expansion :math:`\lVert x-\mu\rVert^2=\lVert x\rVert^2-2x^\top\mu+\lVert\mu\rVert^2`
+    without the :math:`\lVert x\rVert^2` term, which is the same for every centre: one matrix product
+    (scikit-learn's Lloyd step does the same). The chosen distances are then computed from
+    differences, which the expansion would round badly for a sample close to its centre.
     """
-    distances = squared_euclidean_distances(X, centers)
-    labels = np.argmin(distances, axis=1)
-    return labels, distances[np.arange(len(X)), labels]
+    scores = np.sum(centers**2, axis=1) - 2.0 * (X @ centers.T)
+    labels = np.argmin(scores, axis=1)
+    return labels, np.sum((X - centers[labels]) ** 2, axis=1)
 
 
 def update_centers(X, labels, squared_distances, centers):
