@@ -1,0 +1,164 @@
+r"""Principal component analysis: the orthogonal directions of largest variance."""
+
+from numbers import Integral, Real
+
+import numpy as np
+from scipy.linalg import eigh, svd
+
+from ..base import BaseEstimator, TransformerMixin
+from ..validation import check_array, check_is_fitted
+
+SOLVERS = ("auto", "full", "covariance_eigh")
+
+
+class PCA(TransformerMixin, BaseEstimator):
+    r"""Principal component analysis by the SVD of the centred data or ``eigh`` of its covariance.
+
+    With :math:`X_c = X - \mathbf 1\bar x^\top` the centred data and
+    :math:`S = X_c^\top X_c/(n-1)` the sample covariance, the :math:`j`-th principal axis
+    :math:`u_j` maximises the variance of the projections,
+
+    .. math:: u_j = \arg\max_{\lVert u\rVert = 1,\ u\perp u_1,\dots,u_{j-1}} u^\top S u ,
+
+    so :math:`S u_j = \lambda_j u_j` with :math:`\lambda_1\ge\lambda_2\ge\dots`; equivalently the
+    first :math:`k` axes minimise the mean squared reconstruction error
+    :math:`\frac1n\sum_i\lVert x_i - \bar x - U_kU_k^\top(x_i-\bar x)\rVert^2`. If
+    :math:`X_c = U\Sigma V^\top` is the thin SVD, the axes are the rows of :math:`V^\top` and
+    :math:`\lambda_j = \sigma_j^2/(n-1)` (Jolliffe 2002, ch. 1 and 3.5).
+
+    Parameters
+    ----------
+    n_components : int, float in (0, 1) or None, default=None
+        Number :math:`k` of components kept; ``None`` keeps :math:`\min(n, d)`. A float keeps
+        the smallest :math:`k` whose cumulative explained-variance ratio *exceeds* it.
+    whiten : bool, default=False
+        Divide each projection by :math:`\sqrt{\lambda_j}`, so the transformed training data
+        have identity sample covariance. Raises ``ValueError`` if a kept component has
+        (numerically) zero variance, instead of dividing by it.
+    svd_solver : {"auto", "full", "covariance_eigh"}, default="auto"
+        ``"full"``: LAPACK SVD of :math:`X_c`, :math:`O(nd\min(n,d))`, accurate for every
+        singular value. ``"covariance_eigh"``: ``eigh`` of the :math:`d\times d` matrix
+        :math:`S`, :math:`O(nd^2 + d^3)`, fastest when :math:`n\gg d`, but forming :math:`S`
+        squares the condition number, so eigenvalues below about
+        :math:`\varepsilon_{\text{mach}}\lambda_1` are lost. ``"auto"``: ``"covariance_eigh"`` when
+        :math:`n\ge 10d` and :math:`d\le 1000`, else ``"full"``.
+
+    Attributes
+    ----------
+    components_ : ndarray of shape (n_components_, n_features)
+        Principal axes (orthonormal rows), by decreasing variance. **Sign convention**: the
+        entry of largest absolute value in each row is positive (the first such entry on a
+        tie), as scikit-learn's ``svd_flip(..., u_based_decision=False)`` (scikit-learn 1.5 and
+        later), so both solvers return the same axes.
+    explained_variance_ : ndarray of shape (n_components_,)
+        :math:`\lambda_j`, the sample variance (divisor :math:`n-1`) along each axis.
+    explained_variance_ratio_ : ndarray of shape (n_components_,)
+        :math:`\lambda_j/\sum_{l}\lambda_l`, the sum running over *all* :math:`\min(n, d)`
+        components (the total variance :math:`\operatorname{tr}S`).
+    singular_values_ : ndarray of shape (n_components_,)
+        :math:`\sigma_j = \sqrt{(n-1)\lambda_j}`, the singular values of :math:`X_c`.
+    mean_ : ndarray of shape (n_features,)
+    n_components_ : int
+    n_samples_ : int
+    n_features_in_ : int
+
+    Notes
+    -----
+    ``sklearn.decomposition.PCA`` with the same ``n_components``, ``whiten`` and
+    ``svd_solver`` gives the same attributes and transforms (one difference: where
+    scikit-learn's ``"auto"`` would pick its approximate randomized solver, this one uses
+    ``"full"``). No ``"mle"`` choice of :math:`k`, sparse input, or randomized/ARPACK solvers.
+    """
+
+    def __init__(self, n_components=None, *, whiten=False, svd_solver="auto"):
+        self.n_components = n_components
+        self.whiten = whiten
+        self.svd_solver = svd_solver
+
+    def fit(self, X, y=None):
+        """Fit on ``X`` of shape (n_samples, n_features); ``y`` is ignored. Returns self."""
+        X = self._validate_data(X, reset=True)
+        n, d = X.shape
+        if n < 2:
+            raise ValueError("PCA needs at least 2 samples to estimate variances (divisor n - 1); got 1.")
+        solver = self._solver(n, d)
+        self.mean_ = X.mean(axis=0)
+        X_centred = X - self.mean_                     # a new array: the caller's X is untouched
+        rank_bound = min(n, d)
+        if solver == "full":
+            _, singular_values, Vt = svd(X_centred, full_matrices=False, check_finite=False)
+            variances = singular_values**2 / (n - 1)
+        else:
+            # Centre before forming S: the shortcut X^T X - n x̄x̄^T cancels catastrophically
+            # when the mean is large compared with the spread.
+            eigenvalues, V = eigh(X_centred.T @ X_centred / (n - 1), check_finite=False)
+            # eigh sorts ascending; rounding can leave a zero eigenvalue slightly negative.
+            variances = np.clip(eigenvalues[::-1][:rank_bound], 0.0, None)
+            Vt = V[:, ::-1].T[:rank_bound]
+            singular_values = np.sqrt(variances * (n - 1))
+        total = variances.sum()
+        if total <= 0:
+            raise ValueError("X has zero variance: every sample is the same point, so there are no "
+                             "principal directions. Check the data.")
+        ratios = variances / total
+        k = self._number_of_components(ratios, rank_bound)
+        if self.whiten and variances[k - 1] <= max(n, d) * np.finfo(float).eps * variances[0]:
+            rank = int(np.sum(variances > max(n, d) * np.finfo(float).eps * variances[0]))
+            raise ValueError(f"whiten=True would divide by a zero variance: the centred data have numerical "
+                             f"rank {rank}, but n_components={k}. Set n_components to at most {rank}.")
+        self.components_ = _flip_signs(Vt[:k])
+        self.explained_variance_ = variances[:k]
+        self.explained_variance_ratio_ = ratios[:k]
+        self.singular_values_ = singular_values[:k]
+        self.n_components_ = k
+        self.n_samples_ = n
+        return self
+
+    def transform(self, X):
+        r"""Project: :math:`z = U_k^\top(x-\bar x)`, divided by :math:`\sqrt{\lambda_j}` if ``whiten``.
+        Returns shape (n_samples, n_components_)."""
+        X = self._validate_data(X, reset=False)
+        Z = (X - self.mean_) @ self.components_.T
+        return Z / np.sqrt(self.explained_variance_) if self.whiten else Z
+
+    def inverse_transform(self, Z):
+        r"""Map back: :math:`\hat x = \bar x + U_k z` (undoing the whitening first). The result is the
+        orthogonal projection of the original point onto the fitted affine subspace."""
+        check_is_fitted(self)
+        Z = check_array(Z, name="Z")
+        if Z.shape[1] != self.n_components_:
+            raise ValueError(f"Z has {Z.shape[1]} columns, but this PCA keeps {self.n_components_} "
+                             "components. Pass the output of transform.")
+        if self.whiten:
+            Z = Z * np.sqrt(self.explained_variance_)
+        return Z @ self.components_ + self.mean_
+
+    def _solver(self, n, d):
+        if self.svd_solver not in SOLVERS:
+            raise ValueError(f"svd_solver must be one of {SOLVERS}; got {self.svd_solver!r}.")
+        if self.svd_solver == "auto":
+            return "covariance_eigh" if n >= 10 * d and d <= 1000 else "full"
+        return self.svd_solver
+
+    def _number_of_components(self, ratios, rank_bound):
+        k = self.n_components
+        if k is None:
+            return rank_bound
+        if isinstance(k, Integral) and not isinstance(k, bool):
+            if not 1 <= k <= rank_bound:
+                raise ValueError(f"n_components={k} must be between 1 and min(n_samples, n_features)="
+                                 f"{rank_bound}.")
+            return int(k)
+        if isinstance(k, Real) and not isinstance(k, bool) and 0 < k < 1:
+            # The smallest k whose cumulative ratio exceeds the fraction (scikit-learn's rule).
+            return int(min(np.searchsorted(np.cumsum(ratios), k, side="right") + 1, rank_bound))
+        raise ValueError(f"n_components must be None, an int >= 1 or a float in (0, 1) (a fraction of "
+                         f"variance to keep); got {k!r}.")
+
+
+def _flip_signs(components):
+    """Make the entry of largest magnitude in each row positive: eigenvectors and singular vectors
+    are defined only up to sign, and LAPACK's choice differs between routines and machines."""
+    largest = np.argmax(np.abs(components), axis=1)
+    signs = np.sign(components[np.arange(len(components)), largest])
+    return components * signs[:, None]

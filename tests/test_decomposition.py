@@ -1,0 +1,222 @@
+"""mllib.decomposition.PCA against scikit-learn, the eigen-decomposition of the covariance, and its own
+optimality properties (maximal variance, minimal reconstruction error)."""
+
+import functools
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_diabetes, load_digits, load_iris, load_wine
+from sklearn.decomposition import PCA as SkPCA
+
+from mllib.decomposition import PCA
+from mllib.exceptions import NotFittedError
+
+
+@functools.lru_cache
+def _data(name):
+    """A read-only data set (loaded once per session; read-only, so no test can alter it)."""
+    if name == "wide":                                   # more features than samples: rank n - 1
+        X = np.random.default_rng(1).normal(size=(30, 40)) @ np.diag(np.linspace(3, 0.5, 40))
+    elif name == "digits":                               # 64 pixels, several of them constant
+        X = load_digits().data[:600]
+    else:
+        X = {"iris": load_iris, "wine": load_wine, "diabetes": load_diabetes}[name]().data
+    X.flags.writeable = False
+    return X
+
+
+DATA = ["iris", "wine", "diabetes", "digits", "wide"]
+
+
+def _well_separated(variances, rtol=1e-3):
+    """How many leading components have non-zero variances, each distinct from its neighbours by a
+    relative gap of at least rtol (so that their axes are determined up to sign)."""
+    v = np.asarray(variances)
+    count = 0
+    for j in range(len(v)):
+        neighbours = v[max(j - 1, 0):j + 2]
+        gaps = np.abs(neighbours - v[j])
+        if v[j] <= 1e-10 * v[0] or np.any(gaps[gaps != 0] < rtol * v[j]) or np.sum(gaps == 0) > 1:
+            break
+        count += 1
+    return count
+
+
+def _axis_tolerance(variances):
+    """Perturbation theory for symmetric eigenproblems: an axis is accurate to about
+    eps * lambda_1 / (gap to the nearest other eigenvalue) (Golub & Van Loan, Thm 8.1.12)."""
+    v = np.asarray(variances)
+    gaps = np.array([np.min(np.abs(np.delete(v, j) - v[j])) for j in range(len(v))])
+    with np.errstate(divide="ignore"):                  # a repeated eigenvalue: any tolerance
+        return 1e4 * np.finfo(float).eps * v[0] / gaps + 1e-12
+
+
+def _same_up_to_sign(A, B, atol):
+    signs = np.sign(np.sum(A * B, axis=1))
+    assert np.all(np.abs(A - signs[:, None] * B) <= np.reshape(atol, (-1, 1)))
+
+
+@pytest.mark.parametrize("solver", ["full", "covariance_eigh"])
+@pytest.mark.parametrize("name", DATA)
+def test_matches_sklearn(name, solver):
+    X = _data(name)
+    theirs = SkPCA(svd_solver="full").fit(X)
+    k = _well_separated(theirs.explained_variance_)
+    assert k >= 4
+    ours = PCA(n_components=k, svd_solver=solver).fit(X)
+    scale = theirs.explained_variance_[0]
+    np.testing.assert_allclose(ours.explained_variance_, theirs.explained_variance_[:k], rtol=1e-9,
+                               atol=1e-12 * scale)
+    np.testing.assert_allclose(ours.explained_variance_ratio_, theirs.explained_variance_ratio_[:k],
+                               rtol=1e-9, atol=1e-14)
+    np.testing.assert_allclose(ours.singular_values_, theirs.singular_values_[:k], rtol=1e-9,
+                               atol=1e-7 * theirs.singular_values_[0])
+    np.testing.assert_allclose(ours.mean_, theirs.mean_, rtol=1e-12, atol=1e-12)
+    _same_up_to_sign(ours.components_, theirs.components_[:k], _axis_tolerance(theirs.explained_variance_)[:k])
+    assert ours.n_components_ == k and ours.n_samples_ == len(X) and ours.n_features_in_ == X.shape[1]
+
+
+@pytest.mark.parametrize("whiten", [False, True])
+@pytest.mark.parametrize("name", DATA)
+def test_transform_and_inverse_transform_match_sklearn(name, whiten):
+    X = _data(name)
+    k = min(4, _well_separated(SkPCA().fit(X).explained_variance_))
+    ours, theirs = PCA(k, whiten=whiten).fit(X), SkPCA(k, whiten=whiten, svd_solver="full").fit(X)
+    signs = np.sign(np.sum(ours.components_ * theirs.components_, axis=1))
+    X_new = X[::7] + 0.5
+    Z = ours.transform(X_new)
+    np.testing.assert_allclose(Z, theirs.transform(X_new) * signs, rtol=1e-7, atol=1e-8 * np.abs(Z).max())
+    np.testing.assert_allclose(ours.fit_transform(X), theirs.fit_transform(X) * signs, rtol=1e-7,
+                               atol=1e-8 * np.abs(Z).max())
+    np.testing.assert_allclose(ours.inverse_transform(Z), theirs.inverse_transform(Z * signs), rtol=1e-9,
+                               atol=1e-9 * np.abs(X).max())
+
+
+def test_sign_convention_is_deterministic_and_shared_by_both_solvers():
+    X = load_wine().data
+    full = PCA(svd_solver="full").fit(X).components_
+    eig = PCA(svd_solver="covariance_eigh").fit(X).components_
+    largest = full[np.arange(len(full)), np.argmax(np.abs(full), axis=1)]
+    assert np.all(largest > 0)
+    np.testing.assert_allclose(eig, full, atol=1e-6)                      # same signs, not just up to sign
+    shuffled = X[np.random.default_rng(0).permutation(len(X))]
+    np.testing.assert_allclose(PCA(svd_solver="full").fit(shuffled).components_, full, atol=1e-9)
+    np.testing.assert_allclose(PCA(svd_solver="full").fit(-X).components_, full, atol=1e-9)
+
+
+def test_worked_example_of_the_source_notes_recomputed():
+    # Five samples of two features (the notes store them as columns); the notes divide by N = 5.
+    X = np.array([[-1, -1, 0, 2, 0], [-2, 0, 0, 1, 1]], dtype=float).T
+    pca = PCA().fit(X)
+    np.testing.assert_allclose(pca.components_, np.array([[1, 1], [1, -1]]) / np.sqrt(2), atol=1e-12)
+    np.testing.assert_allclose(pca.explained_variance_ * 4 / 5, [2.0, 0.4], rtol=1e-12)   # 1/N as in the notes
+    np.testing.assert_allclose(pca.explained_variance_, [2.5, 0.5], rtol=1e-12)           # 1/(N-1)
+    np.testing.assert_allclose(pca.explained_variance_ratio_, [5 / 6, 1 / 6], rtol=1e-12)
+    np.testing.assert_allclose(pca.transform(X)[:, 0], np.array([-3, -1, 0, 3, 1]) / np.sqrt(2), atol=1e-12)
+    one = PCA(n_components=1).fit(X)
+    np.testing.assert_allclose(one.inverse_transform(one.transform(X)).T,
+                               [[-1.5, -0.5, 0, 1.5, 0.5]] * 2, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["iris", "wine", "wide"])
+def test_maximal_variance_and_minimal_reconstruction_error(name):
+    X = _data(name)
+    n, d = X.shape
+    rng = np.random.default_rng(0)
+    pca = PCA().fit(X)
+    Xc = X - X.mean(axis=0)
+    S = Xc.T @ Xc / (n - 1)
+    for j, (u, lam) in enumerate(zip(pca.components_[:3], pca.explained_variance_[:3])):
+        np.testing.assert_allclose(S @ u, lam * u, atol=1e-8 * pca.explained_variance_[0])   # S u = λ u
+        np.testing.assert_allclose(np.var(Xc @ u, ddof=1), lam, rtol=1e-9)                  # variance λ
+        # No unit vector orthogonal to the previous axes has a larger variance.
+        V = rng.normal(size=(500, d))
+        V -= (V @ pca.components_[:j].T) @ pca.components_[:j]
+        V /= np.linalg.norm(V, axis=1, keepdims=True)
+        assert np.all(np.var(Xc @ V.T, axis=0, ddof=1) <= lam * (1 + 1e-9))
+    for k in (1, 2, 3):
+        model = PCA(n_components=k).fit(X)
+        error = np.mean(np.sum((X - model.inverse_transform(model.transform(X))) ** 2, axis=1))
+        discarded = pca.explained_variance_[k:].sum() * (n - 1) / n
+        np.testing.assert_allclose(error, discarded, rtol=1e-8)
+        # Any other k-dimensional subspace (through the mean) reconstructs worse.
+        for _ in range(20):
+            Q = np.linalg.qr(rng.normal(size=(d, k)))[0]
+            assert np.mean(np.sum((Xc - Xc @ Q @ Q.T) ** 2, axis=1)) >= error * (1 - 1e-12)
+
+
+def test_whitened_training_data_have_identity_covariance():
+    X = load_wine().data
+    Z = PCA(n_components=5, whiten=True).fit_transform(X)
+    np.testing.assert_allclose(np.cov(Z, rowvar=False), np.eye(5), atol=1e-10)
+    np.testing.assert_allclose(Z.mean(axis=0), 0, atol=1e-12)
+
+
+@pytest.mark.parametrize("fraction", [0.3, 0.5, 0.8, 0.9, 0.95, 0.99, 0.999])
+@pytest.mark.parametrize("name", ["wine", "digits", "diabetes"])
+def test_fraction_of_variance_chooses_k_as_sklearn(name, fraction):
+    X = _data(name)
+    ours, theirs = PCA(n_components=fraction).fit(X), SkPCA(n_components=fraction, svd_solver="full").fit(X)
+    assert ours.n_components_ == theirs.n_components_
+    assert ours.explained_variance_ratio_.sum() > fraction
+    assert ours.explained_variance_ratio_[:-1].sum() <= fraction
+
+
+def test_auto_dispatches_on_the_shape():
+    rng = np.random.default_rng(0)
+    tall, wide = rng.normal(size=(200, 5)), rng.normal(size=(40, 10))
+    for X, solver in [(tall, "covariance_eigh"), (wide, "full")]:
+        auto = PCA(svd_solver="auto").fit(X)
+        chosen = PCA(svd_solver=solver).fit(X)
+        np.testing.assert_array_equal(auto.components_, chosen.components_)
+        np.testing.assert_array_equal(auto.explained_variance_, chosen.explained_variance_)
+
+
+def test_covariance_solver_centres_first_so_a_large_offset_costs_no_accuracy():
+    X = np.random.default_rng(0).normal(size=(500, 4)) * [3.0, 2.0, 1.0, 0.5]
+    reference = PCA(svd_solver="full").fit(X)
+    shifted = PCA(svd_solver="covariance_eigh").fit(X + 1e7)
+    np.testing.assert_allclose(shifted.explained_variance_, reference.explained_variance_, rtol=1e-8)
+    np.testing.assert_allclose(shifted.components_, reference.components_, atol=1e-7)
+
+
+def test_bad_input():
+    X = np.random.default_rng(0).normal(size=(20, 3))
+    for k in (0, 4, -1):
+        with pytest.raises(ValueError, match="between 1 and min"):
+            PCA(n_components=k).fit(X)
+    for k in (1.5, 1.0, 0.0, "mle", True):
+        with pytest.raises(ValueError, match="n_components must be None"):
+            PCA(n_components=k).fit(X)
+    with pytest.raises(ValueError, match="svd_solver must be one of"):
+        PCA(svd_solver="randomized").fit(X)
+    with pytest.raises(ValueError, match="at least 2 samples"):
+        PCA().fit(X[:1])
+    with pytest.raises(ValueError, match="zero variance"):
+        PCA().fit(np.ones((5, 3)))
+    with pytest.raises(ValueError, match="NaN"):
+        PCA().fit(np.where(X > 1, np.nan, X))
+    rank_two = X[:, :2] @ np.array([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0]])
+    with pytest.raises(ValueError, match="numerical rank 2, but n_components=3"):
+        PCA(whiten=True).fit(rank_two)
+    PCA(n_components=2, whiten=True).fit(rank_two)              # the non-degenerate part is fine
+    for method in ("transform", "inverse_transform"):
+        with pytest.raises(NotFittedError):
+            getattr(PCA(), method)(X)
+    model = PCA(n_components=2).fit(X)
+    with pytest.raises(ValueError, match="features"):
+        model.transform(X[:, :2])
+    with pytest.raises(ValueError, match="Z has 3 columns"):
+        model.inverse_transform(X)
+
+
+def test_inputs_untouched():
+    X = load_iris().data.copy()
+    X0 = X.copy()
+    for solver in ("full", "covariance_eigh"):
+        model = PCA(n_components=2, whiten=True, svd_solver=solver).fit(X)
+        Z = model.transform(X)
+        Z0 = Z.copy()
+        model.inverse_transform(Z)
+        np.testing.assert_array_equal(Z, Z0)
+    np.testing.assert_array_equal(X, X0)
