@@ -19,6 +19,12 @@ def _check_sample_size_and_confidence(n, delta):
     _check_confidence(delta)
 
 
+def _check_growth(growth_2n):
+    # a growth function counts labellings, so it is at least 1; a smaller value would shrink the bound
+    if not growth_2n >= 1:
+        raise ValueError(f"growth_2n must be >= 1 (a number of labellings); got {growth_2n!r}.")
+
+
 def _check_confidence(delta):
     if not 0 < delta < 1:
         raise ValueError(f"delta must be in (0, 1) (the allowed failure probability); got {delta!r}.")
@@ -67,6 +73,8 @@ def sample_complexity(epsilon, delta, n_hypotheses, *, realizable=False):
     if not 0 < epsilon < 1:
         raise ValueError(f"epsilon must be in (0, 1); got {epsilon!r}.")
     _check_confidence(delta)
+    if not n_hypotheses >= 1:
+        raise ValueError(f"n_hypotheses must be >= 1 (the size of a non-empty class); got {n_hypotheses!r}.")
     if realizable:
         return math.ceil(math.log(n_hypotheses / delta) / epsilon)
     return math.ceil(2 * math.log(2 * n_hypotheses / delta) / epsilon**2)
@@ -103,6 +111,7 @@ def vc_bound(n, growth_2n, delta):
     Chervonenkis 1971; constants of Bousquet, Boucheron & Lugosi 2004).
     """
     _check_sample_size_and_confidence(n, delta)
+    _check_growth(growth_2n)
     return 2 * math.sqrt(2 * (math.log(growth_2n) + math.log(2 / delta)) / n)
 
 
@@ -117,6 +126,7 @@ def vc_bound_realizable(n, growth_2n, delta):
     :math:`\Pi_{\mathcal H}(2n)/\delta\ge8` (Blumer et al. 1989).
     """
     _check_sample_size_and_confidence(n, delta)
+    _check_growth(growth_2n)
     if growth_2n / delta < 8:
         raise ValueError(f"the bound needs growth_2n / delta >= 8 (so that n * epsilon >= 8); got "
                          f"{growth_2n / delta:.3g}. Use a smaller delta.")

@@ -141,5 +141,10 @@ def test_bad_input():
         sample_complexity(0.0, 0.1, 10)
     with pytest.raises(ValueError, match="non-negative"):
         sauer_bound(-1, 2)
+    with pytest.raises(ValueError, match="n_hypotheses must be >= 1"):
+        sample_complexity(0.1, 0.1, 0.5)
+    for bound in (vc_bound, vc_bound_realizable):       # a growth function below 1 would shrink the bound
+        with pytest.raises(ValueError, match="growth_2n must be >= 1"):
+            bound(100, 0.5, 0.01)
     with pytest.raises(ValueError, match="growth_2n / delta >= 8"):
         vc_bound_realizable(10, 3, 0.5)
