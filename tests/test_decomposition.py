@@ -5,6 +5,7 @@ import functools
 
 import numpy as np
 import pytest
+import sklearn
 from sklearn.datasets import load_diabetes, load_digits, load_iris, load_wine
 from sklearn.decomposition import PCA as SkPCA
 
@@ -104,11 +105,29 @@ def test_sign_convention_is_deterministic_and_shared_by_both_solvers():
     np.testing.assert_allclose(PCA(svd_solver="full").fit(-X).components_, full, atol=1e-9)
 
 
+@pytest.mark.skipif(tuple(int(part) for part in sklearn.__version__.split(".")[:2]) < (1, 5),
+                    reason="scikit-learn fixes the signs through the components from version 1.5 on")
+@pytest.mark.parametrize("name", ["iris", "wine", "diabetes"])
+def test_signs_equal_sklearn(name):
+    X = _data(name)
+    variances = SkPCA(svd_solver="full").fit(X).explained_variance_
+    k = _well_separated(variances)
+    theirs = SkPCA(k, svd_solver="full").fit(X)
+    for solver in ("full", "covariance_eigh"):
+        ours = PCA(k, svd_solver=solver).fit(X)
+        difference = np.abs(ours.components_ - theirs.components_)      # the same signs, not up to sign
+        assert np.all(difference <= _axis_tolerance(variances)[:k, None])
+
+
 def test_worked_example_of_the_source_notes_recomputed():
     # Five samples of two features (the notes store them as columns); the notes divide by N = 5.
     X = np.array([[-1, -1, 0, 2, 0], [-2, 0, 0, 1, 1]], dtype=float).T
     pca = PCA().fit(X)
-    np.testing.assert_allclose(pca.components_, np.array([[1, 1], [1, -1]]) / np.sqrt(2), atol=1e-12)
+    np.testing.assert_allclose(pca.components_[0], np.array([1, 1]) / np.sqrt(2), atol=1e-12)
+    # The second axis has two entries of equal magnitude: the sign convention ties and rounding
+    # picks the sign, so only the axis up to sign is determined.
+    second = pca.components_[1]
+    np.testing.assert_allclose(second * np.sign(second[1]), np.array([-1, 1]) / np.sqrt(2), atol=1e-12)
     np.testing.assert_allclose(pca.explained_variance_ * 4 / 5, [2.0, 0.4], rtol=1e-12)   # 1/N as in the notes
     np.testing.assert_allclose(pca.explained_variance_, [2.5, 0.5], rtol=1e-12)           # 1/(N-1)
     np.testing.assert_allclose(pca.explained_variance_ratio_, [5 / 6, 1 / 6], rtol=1e-12)
@@ -147,7 +166,11 @@ def test_maximal_variance_and_minimal_reconstruction_error(name):
 
 def test_whitened_training_data_have_identity_covariance():
     X = load_wine().data
-    Z = PCA(n_components=5, whiten=True).fit_transform(X)
+    white, plain = PCA(n_components=5, whiten=True).fit(X), PCA(n_components=5).fit(X)
+    Z = white.transform(X)
+    # As scikit-learn: the axes are unchanged, only the scores are divided by sqrt(explained_variance_).
+    np.testing.assert_allclose(white.components_, plain.components_, rtol=0, atol=0)
+    np.testing.assert_allclose(Z, plain.transform(X) / np.sqrt(plain.explained_variance_), rtol=1e-12)
     np.testing.assert_allclose(np.cov(Z, rowvar=False), np.eye(5), atol=1e-10)
     np.testing.assert_allclose(Z.mean(axis=0), 0, atol=1e-12)
 
@@ -160,6 +183,17 @@ def test_fraction_of_variance_chooses_k_as_sklearn(name, fraction):
     assert ours.n_components_ == theirs.n_components_
     assert ours.explained_variance_ratio_.sum() > fraction
     assert ours.explained_variance_ratio_[:-1].sum() <= fraction
+
+
+def test_fraction_must_be_exceeded_not_just_reached():
+    # Two orthogonal directions of equal variance: the ratios are exactly 1/2, so n_components=0.5
+    # needs both components ("exceeds", scikit-learn's rule), not one.
+    X = np.array([[1.0, 1.0], [1.0, -1.0], [-1.0, 1.0], [-1.0, -1.0]])
+    assert SkPCA(n_components=0.5, svd_solver="full").fit(X).n_components_ == 2
+    for solver in ("full", "covariance_eigh"):
+        pca = PCA(n_components=0.5, svd_solver=solver).fit(X)
+        np.testing.assert_array_equal(PCA(svd_solver=solver).fit(X).explained_variance_ratio_, [0.5, 0.5])
+        assert pca.n_components_ == 2
 
 
 def test_auto_dispatches_on_the_shape():

@@ -36,12 +36,13 @@ class PCA(TransformerMixin, BaseEstimator):
         have identity sample covariance. Raises ``ValueError`` if a kept component has
         (numerically) zero variance, instead of dividing by it.
     svd_solver : {"auto", "full", "covariance_eigh"}, default="auto"
-        ``"full"``: LAPACK SVD of :math:`X_c`, :math:`O(nd\min(n,d))`, accurate for every
-        singular value. ``"covariance_eigh"``: ``eigh`` of the :math:`d\times d` matrix
-        :math:`S`, :math:`O(nd^2 + d^3)`, fastest when :math:`n\gg d`, but forming :math:`S`
-        squares the condition number, so eigenvalues below about
-        :math:`\varepsilon_{\text{mach}}\lambda_1` are lost. ``"auto"``: ``"covariance_eigh"`` when
-        :math:`n\ge 10d` and :math:`d\le 1000`, else ``"full"``.
+        ``"full"``: LAPACK SVD of :math:`X_c`, :math:`O(nd\min(n,d))`, every singular
+        value accurate to about :math:`\varepsilon_{\text{mach}}\sigma_1`.
+        ``"covariance_eigh"``: ``eigh`` of the :math:`d\times d` matrix :math:`S`,
+        :math:`O(nd^2 + d^3)`, fastest when :math:`n\gg d`, but forming :math:`S` squares the
+        condition number, so eigenvalues below about :math:`\varepsilon_{\text{mach}}\lambda_1`
+        are lost. ``"auto"``: ``"covariance_eigh"`` when :math:`n\ge 10d` and
+        :math:`d\le 1000`, else ``"full"``.
 
     Attributes
     ----------
