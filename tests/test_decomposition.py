@@ -5,7 +5,6 @@ import functools
 
 import numpy as np
 import pytest
-import sklearn
 from sklearn.datasets import load_diabetes, load_digits, load_iris, load_wine
 from sklearn.decomposition import PCA as SkPCA
 
@@ -105,8 +104,6 @@ def test_sign_convention_is_deterministic_and_shared_by_both_solvers():
     np.testing.assert_allclose(PCA(svd_solver="full").fit(-X).components_, full, atol=1e-9)
 
 
-@pytest.mark.skipif(tuple(int(part) for part in sklearn.__version__.split(".")[:2]) < (1, 5),
-                    reason="scikit-learn fixes the signs through the components from version 1.5 on")
 @pytest.mark.parametrize("name", ["iris", "wine", "diabetes"])
 def test_signs_equal_sklearn(name):
     X = _data(name)
