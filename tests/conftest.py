@@ -6,8 +6,20 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
-import pytest
+# `pytest -n auto` runs one worker per core, and each worker's notebook kernels inherit this
+# environment. BLAS threads on top of that oversubscribe the cores, and OpenBLAS's threaded
+# small solves then slow down by orders of magnitude (OpenMathLib/OpenBLAS#536): one BLAS
+# thread per worker. (The worker's own numpy is limited below, as it may already be loaded.)
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(variable, "1")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from threadpoolctl import threadpool_limits  # noqa: E402
+
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    threadpool_limits(limits=1)
 
 ROOT = Path(__file__).resolve().parents[1]
 
