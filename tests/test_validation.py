@@ -103,3 +103,14 @@ def test_check_classification_targets():
 def test_not_fitted_error_is_both_value_and_attribute_error():
     assert issubclass(NotFittedError, ValueError)
     assert issubclass(NotFittedError, AttributeError)
+
+
+def test_check_int_accepts_numpy_integers_and_rejects_bools_floats_and_small_values():
+    from mllib.validation import check_int
+
+    assert check_int(np.int64(3), "k", low=1) == 3 and type(check_int(np.int64(3), "k")) is int
+    for bad in (True, 2.0, "3", None):
+        with pytest.raises(ValueError, match="k must be an integer"):
+            check_int(bad, "k")
+    with pytest.raises(ValueError, match="k must be at least 1; got 0"):
+        check_int(0, "k", low=1)

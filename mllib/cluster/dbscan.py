@@ -1,0 +1,106 @@
+r"""DBSCAN: clusters are connected regions of dense points; sparse points are noise."""
+
+import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import connected_components
+
+from ..base import BaseEstimator
+from ..kernels import squared_euclidean_distances
+from ..validation import check_int, check_scalar
+
+
+def radius_neighbors_graph(X, eps, *, chunk_bytes=2**25):
+    r"""Sparse boolean (n, n) matrix with entry :math:`(i,j)` set when :math:`\lVert x_i-x_j\rVert\le\varepsilon`.
+
+    Every point is its own neighbour. Distances come from
+    :func:`~mllib.kernels.squared_euclidean_distances`, a block of rows at a time, so memory
+    stays at about ``chunk_bytes`` however many samples there are.
+    """
+    rows, cols = [], []
+    chunk = max(1, chunk_bytes // (8 * len(X)))
+    for start in range(0, len(X), chunk):
+        block = squared_euclidean_distances(X[start:start + chunk], X) <= eps**2
+        block[np.arange(len(block)), start + np.arange(len(block))] = True  # immune to rounding
+        r, c = np.nonzero(block)
+        rows.append(r + start)
+        cols.append(c)
+    rows, cols = np.concatenate(rows), np.concatenate(cols)
+    return csr_matrix((np.ones(len(rows), dtype=bool), (rows, cols)), shape=(len(X), len(X)))
+
+
+class DBSCAN(BaseEstimator):
+    r"""Density-based spatial clustering of applications with noise.
+
+    With the :math:`\varepsilon`-neighbourhood :math:`N_\varepsilon(x)=\{x':\lVert x-x'\rVert\le\varepsilon\}`
+    (which contains :math:`x` itself), a **core** point has :math:`|N_\varepsilon(x)|\ge` ``min_samples``.
+    Clusters are the connected components of the graph joining core points that lie in each
+    other's neighbourhood; a non-core point in the neighbourhood of a core point is a
+    **border** point of that cluster, and every other point is **noise** (label -1).
+
+    A border point near several clusters joins the one found first when clusters are numbered
+    in the order of their first core point, which is what scikit-learn's depth-first search
+    does; core points and noise do not depend on the order of the data.
+
+    Parameters
+    ----------
+    eps : float, default 0.5
+        Neighbourhood radius (Euclidean).
+    min_samples : int, default 5
+        Neighbourhood size (counting the point itself) that makes a point a core point.
+
+    Attributes
+    ----------
+    labels_ : ndarray of shape (n_samples,)
+        Cluster index 0, 1, ..., or -1 for noise.
+    core_sample_indices_ : ndarray of shape (n_core_samples,)
+    components_ : ndarray of shape (n_core_samples, n_features)
+        The core points.
+    n_features_in_ : int
+
+    Notes
+    -----
+    Equivalent to ``sklearn.cluster.DBSCAN(eps, min_samples)`` (Euclidean metric), label for
+    label. Pairs at a distance within rounding error of ``eps`` may be classified differently.
+    The neighbourhood graph costs :math:`O(n^2d)` time; its memory is the number of neighbour pairs.
+
+    References
+    ----------
+    Ester, Kriegel, Sander & Xu, KDD 1996; Schubert et al., *DBSCAN revisited, revisited*,
+    ACM TODS 42 (2017).
+    """
+
+    def __init__(self, eps=0.5, min_samples=5):
+        self.eps = eps
+        self.min_samples = min_samples
+
+    def fit(self, X, y=None):
+        """Cluster ``X`` of shape (n_samples, n_features); ``y`` is ignored. Returns self."""
+        X = self._validate_data(X, reset=True)
+        eps = check_scalar(self.eps, "eps", low=0, low_inclusive=False)
+        min_samples = check_int(self.min_samples, "min_samples", low=1)
+        neighbors = radius_neighbors_graph(X, eps)
+        core = np.asarray(neighbors.sum(axis=1)).ravel() >= min_samples
+        core_index = np.flatnonzero(core)
+
+        # clusters of core points: connected components, numbered by their first core point
+        _, component = connected_components(neighbors[core][:, core], directed=False)
+        _, first = np.unique(component, return_index=True)
+        rank = np.empty(len(first), dtype=int)
+        rank[np.argsort(first)] = np.arange(len(first))
+        labels = np.full(len(X), -1)
+        labels[core_index] = rank[component]
+
+        # border points: the lowest-numbered cluster among their core neighbours
+        border_rows, core_cols = neighbors[~core][:, core].nonzero()
+        candidate = np.full(int(np.sum(~core)), len(first))
+        np.minimum.at(candidate, border_rows, labels[core_index][core_cols])
+        labels[~core] = np.where(candidate < len(first), candidate, -1)
+
+        self.labels_ = labels
+        self.core_sample_indices_ = core_index
+        self.components_ = X[core].copy()
+        return self
+
+    def fit_predict(self, X, y=None):
+        """``fit(X).labels_``."""
+        return self.fit(X).labels_

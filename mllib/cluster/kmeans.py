@@ -1,0 +1,199 @@
+r"""k-means clustering by Lloyd's algorithm, with k-means++ or random seeding and restarts."""
+
+import warnings
+
+import numpy as np
+
+from ..base import BaseEstimator, TransformerMixin
+from ..exceptions import ConvergenceWarning
+from ..kernels import squared_euclidean_distances
+from ..validation import check_array, check_int, check_random_state, check_scalar
+from .kmeans_plusplus import kmeans_plusplus
+
+
+def assign_labels(X, centers):
+    r"""Assignment step: send each sample to its nearest centre, :math:`c_i=\arg\min_k\lVert x_i-\mu_k\rVert^2`.
+
+    Returns the labels, shape (n_samples,), and each sample's squared distance to its centre.
+    Ties go to the lowest centre index.
+    """
+    distances = squared_euclidean_distances(X, centers)
+    labels = np.argmin(distances, axis=1)
+    return labels, distances[np.arange(len(X)), labels]
+
+
+def update_centers(X, labels, squared_distances, centers):
+    r"""Update step: move each centre to the mean of its samples, :math:`\mu_k=\frac1{N_k}\sum_{c_i=k}x_i`.
+
+    An empty cluster (possible after an unlucky assignment) takes the sample farthest from its
+    own centre, which leaves its old cluster: scikit-learn's rule, which never raises the
+    objective. ``squared_distances`` are the samples' squared distances to their ``centers``.
+    """
+    n_clusters = len(centers)
+    one_hot = np.eye(n_clusters)[labels]  # hard responsibilities r_ik
+    sums, counts = one_hot.T @ X, one_hot.sum(axis=0)
+    empty = np.flatnonzero(counts == 0)
+    if len(empty) and squared_distances.max() > 0:
+        farthest = np.argsort(squared_distances)[::-1][: len(empty)]
+        for k, i in zip(empty, farthest):
+            sums[labels[i]] -= X[i]
+            counts[labels[i]] -= 1
+            sums[k], counts[k] = X[i], 1
+    new_centers = centers.copy()  # a cluster that stays empty keeps its centre
+    filled = counts > 0
+    new_centers[filled] = sums[filled] / counts[filled, None]
+    return new_centers
+
+
+def lloyd(X, centers, *, max_iter=300, tol=0.0):
+    r"""Lloyd's algorithm from the given centres: alternate the two steps until a fixed point.
+
+    Stops when an assignment step changes no label, or when the centres move by at most ``tol``
+    in total squared distance :math:`\sum_k\lVert\mu_k^{new}-\mu_k\rVert^2` (scikit-learn's
+    rules). Each step can only lower the objective, so the loop ends at a local minimum.
+
+    Returns
+    -------
+    centers : ndarray of shape (n_clusters, n_features)
+    labels : ndarray of shape (n_samples,)
+    inertia : float
+        :math:`\sum_i\lVert x_i-\mu_{c_i}\rVert^2` for the returned labels and centres.
+    n_iter : int
+    converged : bool
+    """
+    previous_labels, converged, n_iter = None, False, 0
+    for n_iter in range(1, max_iter + 1):
+        labels, squared_distances = assign_labels(X, centers)
+        new_centers = update_centers(X, labels, squared_distances, centers)
+        shift = np.sum((new_centers - centers) ** 2)
+        centers = new_centers
+        if previous_labels is not None and np.array_equal(labels, previous_labels):
+            converged = True  # the update step reproduced the same centres
+            break
+        if shift <= tol:
+            converged = True
+            labels = assign_labels(X, centers)[0]  # labels that match the final centres
+            break
+        previous_labels = labels
+    else:
+        labels = assign_labels(X, centers)[0]
+    inertia = float(np.sum((X - centers[labels]) ** 2))
+    return centers, labels, inertia, n_iter, converged
+
+
+class KMeans(TransformerMixin, BaseEstimator):
+    r"""k-means clustering: minimise the within-cluster sum of squares (the *inertia*)
+
+    .. math:: J(c,\mu)=\sum_{i=1}^n\lVert x_i-\mu_{c_i}\rVert^2
+
+    by Lloyd's algorithm, from ``n_init`` seedings, keeping the run with the smallest :math:`J`.
+
+    Parameters
+    ----------
+    n_clusters : int, default 8
+    init : {"k-means++", "random"} or array-like of shape (n_clusters, n_features)
+        ``"k-means++"``: :func:`kmeans_plusplus` (greedy, scikit-learn's default);
+        ``"random"``: ``n_clusters`` distinct samples chosen uniformly; an array: these centres.
+    n_init : int or "auto"
+        Number of seedings; ``"auto"`` means 1 for ``"k-means++"`` or an array, 10 for ``"random"``.
+    max_iter : int, default 300
+    tol : float, default 1e-4
+        Stop when the centres move by at most ``tol`` times the mean feature variance of ``X``
+        (total squared distance), or when no label changes.
+    random_state : None, int or numpy.random.Generator
+
+    Attributes
+    ----------
+    cluster_centers_ : ndarray of shape (n_clusters, n_features)
+    labels_ : ndarray of shape (n_samples,)
+    inertia_ : float
+        :math:`J` at the returned labels and centres.
+    n_iter_ : int
+        Iterations of the best run.
+    n_features_in_ : int
+
+    Notes
+    -----
+    Equivalent to ``sklearn.cluster.KMeans(algorithm="lloyd")``: the same objective, stopping
+    rules and empty-cluster rule, so from the same initial centres (``init=array, n_init=1``)
+    both return the same clustering. Unlike scikit-learn, a ``ConvergenceWarning`` is raised
+    when the best run stops at ``max_iter``.
+
+    References
+    ----------
+    Lloyd, *Least squares quantization in PCM*, IEEE Trans. Inf. Theory 28 (1982);
+    Hastie, Tibshirani & Friedman, *The Elements of Statistical Learning*, §14.3.6.
+    """
+
+    def __init__(self, n_clusters=8, *, init="k-means++", n_init="auto", max_iter=300, tol=1e-4,
+                 random_state=None):
+        self.n_clusters = n_clusters
+        self.init = init
+        self.n_init = n_init
+        self.max_iter = max_iter
+        self.tol = tol
+        self.random_state = random_state
+
+    def fit(self, X, y=None):
+        """Cluster ``X`` of shape (n_samples, n_features); ``y`` is ignored. Returns self."""
+        X = self._validate_data(X, reset=True)
+        n_clusters = check_int(self.n_clusters, "n_clusters", low=1)
+        if n_clusters > len(X):
+            raise ValueError(f"n_clusters={n_clusters} is larger than the number of samples ({len(X)}).")
+        max_iter = check_int(self.max_iter, "max_iter", low=1)
+        tol = check_scalar(self.tol, "tol", low=0) * float(np.mean(np.var(X, axis=0)))
+        init, n_init = self._check_init(X, n_clusters)
+        rng = check_random_state(self.random_state)
+
+        best = None
+        for _ in range(n_init):
+            if isinstance(init, np.ndarray):
+                centers = init.copy()
+            elif init == "k-means++":
+                centers = kmeans_plusplus(X, n_clusters, random_state=rng)[0]
+            else:
+                centers = X[rng.choice(len(X), n_clusters, replace=False)]
+            run = lloyd(X, centers, max_iter=max_iter, tol=tol)
+            if best is None or run[2] < best[2]:
+                best = run
+        self.cluster_centers_, self.labels_, self.inertia_, self.n_iter_, converged = best
+        if not converged:
+            warnings.warn(f"k-means stopped at max_iter={max_iter} before its centres settled; "
+                          "increase max_iter or tol.", ConvergenceWarning)
+        found = len(np.unique(self.labels_))
+        if found < n_clusters:
+            warnings.warn(f"Only {found} distinct clusters were found for n_clusters={n_clusters}; "
+                          "X probably has fewer distinct points than that.", ConvergenceWarning)
+        return self
+
+    def _check_init(self, X, n_clusters):
+        if self.n_init != "auto":
+            check_int(self.n_init, "n_init", low=1)
+        if isinstance(self.init, str):
+            if self.init not in ("k-means++", "random"):
+                raise ValueError(f'init must be "k-means++", "random" or an array of centres; got {self.init!r}.')
+            return self.init, (10 if self.init == "random" else 1) if self.n_init == "auto" else self.n_init
+        init = check_array(self.init, name="init")
+        if init.shape != (n_clusters, X.shape[1]):
+            raise ValueError(f"init has shape {init.shape}, but n_clusters={n_clusters} centres with "
+                             f"{X.shape[1]} features need shape {(n_clusters, X.shape[1])}.")
+        if self.n_init not in ("auto", 1):
+            warnings.warn(f"init is an array, so every run starts from the same centres; doing one run "
+                          f"instead of n_init={self.n_init}.", RuntimeWarning)
+        return init, 1
+
+    def predict(self, X):
+        """Index of the nearest centre for each row of ``X``, shape (n_samples,)."""
+        return assign_labels(self._validate_data(X, reset=False), self.cluster_centers_)[0]
+
+    def fit_predict(self, X, y=None):
+        """``fit(X).labels_``."""
+        return self.fit(X).labels_
+
+    def transform(self, X):
+        """Euclidean distances from each row of ``X`` to each centre, shape (n_samples, n_clusters)."""
+        return np.sqrt(squared_euclidean_distances(self._validate_data(X, reset=False), self.cluster_centers_))
+
+    def score(self, X, y=None):
+        """Minus the inertia of ``X`` with respect to the fitted centres (larger is better)."""
+        return -float(np.sum(assign_labels(self._validate_data(X, reset=False), self.cluster_centers_)[1]))

@@ -1,0 +1,63 @@
+r"""k-means++ seeding: spread the initial centres out by sampling proportionally to :math:`D(x)^2`."""
+
+import numpy as np
+
+from ..kernels import squared_euclidean_distances
+from ..validation import check_array, check_int, check_random_state
+
+
+def kmeans_plusplus(X, n_clusters, *, random_state=None, n_local_trials=None):
+    r"""Choose ``n_clusters`` samples of ``X`` as initial k-means centres by :math:`D^2` sampling.
+
+    The first centre is a uniformly random sample. Each next centre is sample :math:`x` with
+    probability
+
+    .. math:: P(x) = \frac{D(x)^2}{\sum_{x'} D(x')^2},
+
+    where :math:`D(x)` is the distance from :math:`x` to the nearest centre chosen so far.
+    With one trial per centre this is the algorithm of Arthur & Vassilvitskii (2007), whose
+    expected k-means objective is at most :math:`8(\ln k + 2)` times the optimum. With
+    ``n_local_trials`` :math:`=t>1` ("greedy k-means++"), :math:`t` candidates are drawn that
+    way and the one that lowers :math:`\sum_x D(x)^2` most is kept.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    n_clusters : int
+    random_state : None, int or numpy.random.Generator
+    n_local_trials : int, optional
+        Candidates per centre; ``None`` means :math:`2+\lfloor\ln k\rfloor`, scikit-learn's default.
+        Use 1 for the original algorithm (the one with the guarantee).
+
+    Returns
+    -------
+    centers : ndarray of shape (n_clusters, n_features)
+    indices : ndarray of shape (n_clusters,)
+        ``X[indices] == centers``.
+
+    References
+    ----------
+    Arthur & Vassilvitskii, *k-means++: the advantages of careful seeding*, SODA 2007.
+    Same algorithm as ``sklearn.cluster.kmeans_plusplus`` (which draws from a different
+    random stream, so the chosen samples differ).
+    """
+    X = check_array(X)
+    n_clusters = check_int(n_clusters, "n_clusters", low=1)
+    if n_clusters > len(X):
+        raise ValueError(f"n_clusters={n_clusters} is larger than the number of samples ({len(X)}).")
+    trials = 2 + int(np.log(n_clusters)) if n_local_trials is None else check_int(
+        n_local_trials, "n_local_trials", low=1)
+    rng = check_random_state(random_state)
+
+    indices = np.empty(n_clusters, dtype=int)
+    indices[0] = rng.integers(len(X))
+    closest = squared_euclidean_distances(X[indices[:1]], X)[0]  # D(x)^2 for every sample
+    for c in range(1, n_clusters):
+        # inverse-CDF sampling; side="right" never picks a sample with D(x) = 0
+        cumulative = np.cumsum(closest)
+        candidates = np.searchsorted(cumulative, rng.random(trials) * cumulative[-1], side="right")
+        candidates = np.minimum(candidates, len(X) - 1)  # guards against rounding at the top end
+        closest_if_added = np.minimum(closest, squared_euclidean_distances(X[candidates], X))
+        best = np.argmin(closest_if_added.sum(axis=1))
+        indices[c], closest = candidates[best], closest_if_added[best]
+    return X[indices].copy(), indices
