@@ -352,6 +352,25 @@ def test_single_linkage_heights_are_the_minimum_spanning_tree_edges():
     np.testing.assert_allclose(np.sort(model.distances_), np.sort(edges), rtol=1e-12)
 
 
+def test_dbscan_with_min_samples_1_is_single_linkage_keeping_merges_at_most_eps():
+    # N_eps is closed (distance <= eps), so DBSCAN joins samples exactly eps apart, while a merge at
+    # height exactly distance_threshold is undone (scikit-learn's convention: only merges below it).
+    # The two agree when the cut keeps the merges of height <= eps, i.e. a threshold just above eps.
+    X = np.array([[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [5.0, 0.0], [5.0, 1.0], [9.0, 9.0]])
+    density = DBSCAN(eps=1.0, min_samples=1).fit(X).labels_
+    assert list(density) == [0, 0, 0, 1, 1, 2] == list(sk.DBSCAN(eps=1.0, min_samples=1).fit(X).labels_)
+    at_eps = AgglomerativeClustering(None, linkage="single", distance_threshold=1.0).fit(X)
+    sk_at_eps = sk.AgglomerativeClustering(None, linkage="single", distance_threshold=1.0).fit(X)
+    assert at_eps.n_clusters_ == sk_at_eps.n_clusters_ == 6  # every merge is at height exactly 1
+    above_eps = AgglomerativeClustering(None, linkage="single", distance_threshold=np.nextafter(1.0, 2.0)).fit(X)
+    assert adjusted_rand_score(above_eps.labels_, density) == 1.0
+    heights = AgglomerativeClustering(1, linkage="single").fit(MOONS).distances_
+    for eps in (0.06, 0.1, 0.15):  # no ties: any threshold in (eps, next merge height] will do
+        threshold = (eps + heights[heights > eps].min()) / 2
+        cut = AgglomerativeClustering(None, linkage="single", distance_threshold=threshold).fit(MOONS)
+        assert adjusted_rand_score(cut.labels_, DBSCAN(eps=eps, min_samples=1).fit(MOONS).labels_) == 1.0
+
+
 def test_cut_tree_extremes_and_bad_input():
     X = DATA["blobs"][:20]
     model = AgglomerativeClustering(20).fit(X)
