@@ -107,7 +107,7 @@ def viterbi(unary, pairwise):
 
     :math:`\delta_1(j)=U_{1j}`, :math:`\delta_t(j)=U_{tj}+\max_i[\delta_{t-1}(i)+P_{t,ij}]`; the
     maximising :math:`i` is stored and the path read backwards from :math:`\arg\max_j\delta_T(j)`.
-    Ties go to the smallest label.
+    Each argmax takes the smallest label on a tie.
     """
     unary, pairwise = _check_scores(unary, pairwise)
     T, k = unary.shape

@@ -1,4 +1,5 @@
-r"""Loss functions of the residual (regression) or of the margin (binary classification).
+r"""Loss functions of the residual (regression) or of the margin (binary classification), and
+the multiclass hinge loss of a matrix of class scores (:func:`multiclass_hinge`).
 
 Regression losses are functions of the residual :math:`r = y - \hat y`; classification losses,
 with labels :math:`y\in\{-1,+1\}` and a real score :math:`f(x)`, are functions of the margin
