@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 from scipy.special import expit
 
-from mllib.losses import absolute, exponential, hinge, huber, logistic, squared, zero_one
+from mllib.losses import absolute, exponential, hinge, huber, logistic, multiclass_hinge, squared, zero_one
 from mllib.optim import numerical_gradient
 
 REGRESSION = [squared, absolute, huber(0.5), huber(2.0)]
@@ -84,3 +84,50 @@ def test_inputs_are_not_modified(rng):
     for loss in REGRESSION + CLASSIFICATION:
         loss(z), loss.derivative(z)
     np.testing.assert_array_equal(z, z0)
+
+
+# --- multiclass hinge ---
+
+def test_multiclass_hinge_equals_its_definition_and_bounds_the_cost_of_the_prediction():
+    rng = np.random.default_rng(0)
+    n, K = 500, 4
+    scores, y = rng.normal(size=(n, K)), rng.integers(K, size=n)
+    cost = rng.uniform(0.5, 2.0, size=(K, K))
+    np.fill_diagonal(cost, 0.0)
+    loss, argmax = multiclass_hinge(scores, y, cost, return_argmax=True)
+    by_loop = [max(cost[y[i], c] + scores[i, c] - scores[i, y[i]] for c in range(K)) for i in range(n)]
+    np.testing.assert_allclose(loss, by_loop)
+    np.testing.assert_allclose(loss, cost[y, argmax] + scores[np.arange(n), argmax] - scores[np.arange(n), y])
+    predicted = np.argmax(scores, axis=1)
+    assert np.all(loss >= cost[y, predicted] - 1e-12) and np.all(loss >= 0)
+    # zero exactly when every wrong class trails the true one by at least its cost
+    separated = scores.copy()
+    separated[np.arange(n), y] = scores.max(axis=1) + 2.0
+    np.testing.assert_array_equal(multiclass_hinge(separated, y, cost), 0.0)
+
+
+def test_multiclass_hinge_with_two_classes_is_the_binary_hinge_of_the_score_difference():
+    rng = np.random.default_rng(1)
+    scores, y = rng.normal(size=(200, 2)), rng.integers(2, size=200)
+    margin = (2 * y - 1) * (scores[:, 1] - scores[:, 0])
+    np.testing.assert_allclose(multiclass_hinge(scores, y), hinge(margin))
+
+
+def test_multiclass_hinge_subgradient_by_finite_differences_away_from_kinks():
+    rng = np.random.default_rng(2)
+    scores, y = rng.normal(size=(50, 5)), rng.integers(5, size=50)
+    loss, argmax = multiclass_hinge(scores, y, return_argmax=True)
+    subgradient = np.eye(5)[argmax] - np.eye(5)[y]
+    eps = 1e-7
+    for j in range(5):
+        step = np.zeros_like(scores)
+        step[:, j] = eps
+        numeric = (multiclass_hinge(scores + step, y) - multiclass_hinge(scores - step, y)) / (2 * eps)
+        np.testing.assert_allclose(numeric, subgradient[:, j], atol=1e-6)
+
+
+def test_multiclass_hinge_rejects_a_cost_on_the_true_class_and_bad_labels():
+    with pytest.raises(ValueError, match="zero diagonal"):
+        multiclass_hinge(np.zeros((3, 3)), np.array([0, 1, 2]), np.eye(3))  # the notes' reversed Δ
+    with pytest.raises(ValueError, match="integer class"):
+        multiclass_hinge(np.zeros((3, 3)), np.array([0, 1, 3]))

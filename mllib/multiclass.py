@@ -1,0 +1,157 @@
+r"""Multiclass classification by reduction to binary problems: one-vs-rest and one-vs-one.
+
+Both wrap any binary mllib classifier that has ``decision_function`` or ``predict_proba``
+(for example :class:`mllib.linear_model.LogisticRegression` or :class:`mllib.svm.SVC`) and
+reproduce ``sklearn.multiclass.OneVsRestClassifier`` / ``OneVsOneClassifier`` on the same base
+estimator, ties included.
+
+References
+----------
+Rifkin & Klautau (2004), *In defense of one-vs-all classification*, JMLR 5.
+Allwein, Schapire & Singer (2000), *Reducing multiclass to binary*, JMLR 1.
+"""
+
+import numpy as np
+
+from .base import BaseEstimator, ClassifierMixin, clone
+from .validation import check_classification_targets
+
+
+def _binary_score(estimator, X):
+    """Confidence that ``X`` belongs to the positive class (label 1) of a fitted binary classifier:
+    its decision function if it has one, else the probability of the positive class."""
+    if hasattr(estimator, "decision_function"):
+        return np.ravel(estimator.decision_function(X))
+    if hasattr(estimator, "predict_proba"):
+        return estimator.predict_proba(X)[:, 1]
+    raise ValueError(f"{type(estimator).__name__} has neither decision_function nor predict_proba; "
+                     "a multiclass reduction needs a real-valued score from each binary classifier.")
+
+
+class OneVsRestClassifier(ClassifierMixin, BaseEstimator):
+    r"""One binary classifier per class, class :math:`c` against all others; predict
+    :math:`\hat y(x) = \arg\max_c f_c(x)`, the largest score (not a vote).
+
+    With two classes a single classifier is fitted (positive class ``classes_[1]``), as in
+    scikit-learn. Cost: :math:`K` fits, each on all :math:`n` samples.
+
+    Parameters
+    ----------
+    estimator : classifier
+        An unfitted binary classifier with ``decision_function`` or ``predict_proba``;
+        it is cloned, never modified.
+
+    Attributes
+    ----------
+    estimators_ : list of K fitted classifiers (1 if K = 2); ``estimators_[c]`` separates
+        ``classes_[c]`` (label 1) from the rest (label 0)
+    classes_ : ndarray of shape (K,)
+    n_features_in_ : int
+
+    Equivalent to ``sklearn.multiclass.OneVsRestClassifier(estimator)``.
+    """
+
+    def __init__(self, estimator):
+        self.estimator = estimator
+
+    def fit(self, X, y):
+        """Fit the K one-vs-rest classifiers on ``X`` of shape (n_samples, n_features); return self."""
+        X, y = self._validate_data(X, y, reset=True, y_numeric=False)
+        self.classes_, y_index = check_classification_targets(y, estimator_name="OneVsRestClassifier")
+        positives = [1] if len(self.classes_) == 2 else range(len(self.classes_))
+        self.estimators_ = [clone(self.estimator).fit(X, (y_index == c).astype(int)) for c in positives]
+        return self
+
+    def decision_function(self, X):
+        """Scores :math:`f_c(x)`, shape (n_samples, K); shape (n_samples,) if K = 2. Over a base
+        without ``decision_function`` these are its positive-class probabilities (scikit-learn's
+        ``OneVsRestClassifier`` has no ``decision_function`` then)."""
+        X = self._validate_data(X, reset=False)
+        scores = np.column_stack([_binary_score(e, X) for e in self.estimators_])
+        return scores.ravel() if len(self.classes_) == 2 else scores
+
+    def predict_proba(self, X):
+        r"""Each classifier's :math:`P(\text{class } c \mid x)`, rescaled to sum to one over classes.
+
+        The K binary models were trained separately, so these numbers are not calibrated
+        multiclass probabilities; they only share the argmax with the raw scores.
+        """
+        X = self._validate_data(X, reset=False)
+        p = np.column_stack([e.predict_proba(X)[:, 1] for e in self.estimators_])
+        if len(self.classes_) == 2:
+            return np.column_stack([1 - p[:, 0], p[:, 0]])
+        return p / p.sum(axis=1, keepdims=True)
+
+    def predict(self, X):
+        """The class with the largest score (the first one on a tie), shape (n_samples,)."""
+        X = self._validate_data(X, reset=False)
+        scores = np.column_stack([_binary_score(e, X) for e in self.estimators_])
+        if len(self.classes_) == 2:
+            threshold = 0.0 if hasattr(self.estimators_[0], "decision_function") else 0.5
+            return self.classes_[(scores[:, 0] > threshold).astype(int)]
+        return self.classes_[np.argmax(scores, axis=1)]
+
+
+class OneVsOneClassifier(ClassifierMixin, BaseEstimator):
+    r"""One binary classifier per pair of classes :math:`i<j`, trained only on those two
+    classes; predict the class with the most pairwise wins.
+
+    Ties in the vote are broken by the summed confidences: class :math:`i` collects
+    :math:`-f_{ij}(x)` from each pair it leads and :math:`+f_{ji}(x)` from each pair it closes,
+    and the sum :math:`s` is squashed to :math:`s/(3(|s|+1))\in(-\tfrac13,\tfrac13)` before being
+    added to the votes, so it can reorder tied classes but never overturn a vote difference
+    of one (scikit-learn's rule). Cost: :math:`K(K-1)/2` fits, each on about :math:`2n/K` samples.
+
+    Parameters
+    ----------
+    estimator : classifier
+        An unfitted binary classifier with ``decision_function`` or ``predict_proba``.
+
+    Attributes
+    ----------
+    estimators_ : list of K(K-1)/2 fitted classifiers, in the order (0,1), (0,2), ..., (K-2,K-1);
+        the one for pair (i, j) predicts label 1 for ``classes_[j]``
+    pairs_ : list of (i, j) index pairs, in the same order
+    classes_ : ndarray of shape (K,)
+    n_features_in_ : int
+
+    Equivalent to ``sklearn.multiclass.OneVsOneClassifier(estimator)``.
+    """
+
+    def __init__(self, estimator):
+        self.estimator = estimator
+
+    def fit(self, X, y):
+        """Fit the K(K-1)/2 pairwise classifiers on ``X`` of shape (n_samples, n_features); return self."""
+        X, y = self._validate_data(X, y, reset=True, y_numeric=False)
+        self.classes_, y_index = check_classification_targets(y, estimator_name="OneVsOneClassifier")
+        K = len(self.classes_)
+        self.pairs_ = [(i, j) for i in range(K) for j in range(i + 1, K)]
+        self.estimators_ = []
+        for i, j in self.pairs_:
+            rows = (y_index == i) | (y_index == j)
+            self.estimators_.append(clone(self.estimator).fit(X[rows], (y_index[rows] == j).astype(int)))
+        return self
+
+    def decision_function(self, X):
+        """Votes plus squashed summed confidences, shape (n_samples, K); shape (n_samples,) if K = 2."""
+        scores = self._scores(X)
+        return scores[:, 1] if len(self.classes_) == 2 else scores
+
+    def predict(self, X):
+        """The class with the most pairwise wins (ties by summed confidence), shape (n_samples,)."""
+        scores = self._scores(X)
+        return self.classes_[np.argmax(scores, axis=1)]
+
+    def _scores(self, X):
+        X = self._validate_data(X, reset=False)
+        votes = np.zeros((len(X), len(self.classes_)))
+        confidence = np.zeros_like(votes)
+        for (i, j), estimator in zip(self.pairs_, self.estimators_):
+            winner_is_j = estimator.predict(X) == 1
+            votes[:, i] += ~winner_is_j
+            votes[:, j] += winner_is_j
+            score = _binary_score(estimator, X)
+            confidence[:, i] -= score
+            confidence[:, j] += score
+        return votes + confidence / (3 * (np.abs(confidence) + 1))
