@@ -31,10 +31,16 @@ from .validation import check_array, check_int, check_is_fitted, check_scalar
 def logsumexp(a, axis=None):
     r""":math:`\log\sum e^{a}` along ``axis`` with the max-shift trick,
     :math:`m+\log\sum e^{a-m}` for :math:`m=\max a`, so nothing overflows; the same as
-    ``scipy.special.logsumexp`` for finite input, without its per-call overhead (about 0.1 ms,
-    which dominates the :math:`T` small recursion steps of a short sequence)."""
+    ``scipy.special.logsumexp``, without its per-call overhead (about 0.1 ms, which dominates
+    the :math:`T` small recursion steps of a short sequence).
+
+    A slice that is all :math:`-\infty` (e.g. a tag that no allowed transition reaches, scored
+    :math:`-\infty`) has :math:`\log\sum e^{a}=-\infty`; the shift is then 0, as in scipy, since
+    :math:`a-m=-\infty-(-\infty)` would be NaN."""
     m = np.max(a, axis=axis, keepdims=True)
-    return np.squeeze(m, axis=axis) + np.log(np.sum(np.exp(a - m), axis=axis))
+    m = np.where(np.isfinite(m), m, 0.0)
+    with np.errstate(divide="ignore", over="ignore"):   # log 0 = -inf (all -inf); exp overflows only next to +inf
+        return np.squeeze(m, axis=axis) + np.log(np.sum(np.exp(a - m), axis=axis))
 
 
 def _check_scores(unary, pairwise):
