@@ -215,6 +215,9 @@ class LinearChainCRF(BaseEstimator):
         bounds = np.cumsum([len(y) for y in labels])[:-1]
         indices = np.split(index, bounds)
         d, k = sequences[0].shape[1], len(self.classes_)
+        if any(x.shape[1] != d for x in sequences):
+            raise ValueError(f"every input sequence must have the same number of features; got "
+                             f"{sorted({x.shape[1] for x in sequences})}.")
 
         def objective(theta):
             nll, grad_w, grad_a = negative_log_likelihood_and_gradient(
@@ -235,5 +238,8 @@ class LinearChainCRF(BaseEstimator):
     def predict(self, sequences):
         """The Viterbi label sequence of each input sequence, a list of arrays."""
         check_is_fitted(self)
-        return [self.classes_[viterbi(check_array(x, name="each input sequence") @ self.coef_,
-                                      self.transitions_)[0]] for x in sequences]
+        sequences = [check_array(x, name="each input sequence") for x in sequences]
+        if any(x.shape[1] != self.coef_.shape[0] for x in sequences):
+            raise ValueError(f"every input sequence must have {self.coef_.shape[0]} features, as in fit; got "
+                             f"{sorted({x.shape[1] for x in sequences})}.")
+        return [self.classes_[viterbi(x @ self.coef_, self.transitions_)[0]] for x in sequences]

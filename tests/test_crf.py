@@ -173,6 +173,12 @@ def test_bad_input():
     labels[0] = labels[0] + 5
     with pytest.raises(ValueError, match="entries"):
         negative_log_likelihood_and_gradient(W, A, sequences, labels)
+    sequences, labels, _, _ = make_problem(1)
+    with pytest.raises(ValueError, match="same number of features"):
+        LinearChainCRF().fit(sequences[:-1] + [np.zeros((3, 5))], labels[:-1] + [np.zeros(3, dtype=int)])
+    crf = LinearChainCRF().fit(sequences, labels)
+    with pytest.raises(ValueError, match="features, as in fit"):
+        crf.predict([np.zeros((4, 2))])
     with pytest.raises(ValueError, match="one label sequence per input"):
         LinearChainCRF().fit(sequences, labels[:-1])
     with pytest.raises(NotFittedError):
