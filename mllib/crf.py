@@ -31,10 +31,16 @@ from .validation import check_array, check_int, check_is_fitted, check_scalar
 def logsumexp(a, axis=None):
     r""":math:`\log\sum e^{a}` along ``axis`` with the max-shift trick,
     :math:`m+\log\sum e^{a-m}` for :math:`m=\max a`, so nothing overflows; the same as
-    ``scipy.special.logsumexp`` for finite input, without its per-call overhead (about 0.1 ms,
-    which dominates the :math:`T` small recursion steps of a short sequence)."""
+    ``scipy.special.logsumexp``, without its per-call overhead (about 0.1 ms, which dominates
+    the :math:`T` small recursion steps of a short sequence).
+
+    A slice that is all :math:`-\infty` (e.g. a tag that no allowed transition reaches, scored
+    :math:`-\infty`) has :math:`\log\sum e^{a}=-\infty`; the shift is then 0, as in scipy, since
+    :math:`a-m=-\infty-(-\infty)` would be NaN."""
     m = np.max(a, axis=axis, keepdims=True)
-    return np.squeeze(m, axis=axis) + np.log(np.sum(np.exp(a - m), axis=axis))
+    m = np.where(np.isfinite(m), m, 0.0)
+    with np.errstate(divide="ignore", over="ignore"):   # log 0 = -inf (all -inf); exp overflows only next to +inf
+        return np.squeeze(m, axis=axis) + np.log(np.sum(np.exp(a - m), axis=axis))
 
 
 def _check_scores(unary, pairwise):
@@ -209,6 +215,9 @@ class LinearChainCRF(BaseEstimator):
         bounds = np.cumsum([len(y) for y in labels])[:-1]
         indices = np.split(index, bounds)
         d, k = sequences[0].shape[1], len(self.classes_)
+        if any(x.shape[1] != d for x in sequences):
+            raise ValueError(f"every input sequence must have the same number of features; got "
+                             f"{sorted({x.shape[1] for x in sequences})}.")
 
         def objective(theta):
             nll, grad_w, grad_a = negative_log_likelihood_and_gradient(
@@ -229,5 +238,8 @@ class LinearChainCRF(BaseEstimator):
     def predict(self, sequences):
         """The Viterbi label sequence of each input sequence, a list of arrays."""
         check_is_fitted(self)
-        return [self.classes_[viterbi(check_array(x, name="each input sequence") @ self.coef_,
-                                      self.transitions_)[0]] for x in sequences]
+        sequences = [check_array(x, name="each input sequence") for x in sequences]
+        if any(x.shape[1] != self.coef_.shape[0] for x in sequences):
+            raise ValueError(f"every input sequence must have {self.coef_.shape[0]} features, as in fit; got "
+                             f"{sorted({x.shape[1] for x in sequences})}.")
+        return [self.classes_[viterbi(x @ self.coef_, self.transitions_)[0]] for x in sequences]

@@ -12,6 +12,7 @@ from mllib.crf import (
     backward,
     forward,
     log_partition,
+    logsumexp as crf_logsumexp,
     marginals,
     negative_log_likelihood_and_gradient,
     sequence_score,
@@ -77,6 +78,32 @@ def test_long_sequences_with_large_scores_stay_finite():
     path, score = viterbi(unary, pairwise)
     assert log_z >= score
     np.testing.assert_array_equal(np.argmax(node, axis=1), path)
+
+
+def test_logsumexp_matches_scipy_on_infinite_and_huge_entries():
+    a = np.array([[-np.inf, -np.inf, -np.inf], [0.0, 1.0, -np.inf], [1e308, 1e308, 0.0],
+                  [np.inf, 0.0, 1.0], [-1e308, -1e308, -np.inf]])
+    for axis in (1, None):
+        np.testing.assert_array_equal(crf_logsumexp(a, axis=axis), logsumexp(a, axis=axis))
+    np.testing.assert_array_equal(crf_logsumexp(a.T, axis=0), logsumexp(a, axis=1))
+
+
+def test_forbidden_transitions_scored_minus_infinity_equal_brute_force():
+    # tag 2 can never follow a tag (a column of -inf), and 0 -> 1 is forbidden: every
+    # recursion step meets an all -inf slice, which must give -inf, not NaN
+    rng = np.random.default_rng(3)
+    unary, pairwise = rng.normal(size=(5, 3)), rng.normal(size=(3, 3))
+    pairwise[:, 2] = -np.inf
+    pairwise[0, 1] = -np.inf
+    log_z, node, edge, best, best_score = brute_force(unary, pairwise)
+    np.testing.assert_allclose(log_partition(unary, pairwise), log_z)
+    got_node, got_edge, got_log_z = marginals(unary, pairwise)
+    np.testing.assert_allclose(got_node, node, atol=1e-12)
+    np.testing.assert_allclose(got_edge, edge, atol=1e-12)
+    assert np.all(got_node[1:, 2] == 0)
+    path, score = viterbi(unary, pairwise)
+    np.testing.assert_array_equal(path, best)
+    assert np.isclose(score, best_score)
 
 
 def make_problem(seed, n_sequences=4, d=3, k=3):
@@ -146,6 +173,12 @@ def test_bad_input():
     labels[0] = labels[0] + 5
     with pytest.raises(ValueError, match="entries"):
         negative_log_likelihood_and_gradient(W, A, sequences, labels)
+    sequences, labels, _, _ = make_problem(1)
+    with pytest.raises(ValueError, match="same number of features"):
+        LinearChainCRF().fit(sequences[:-1] + [np.zeros((3, 5))], labels[:-1] + [np.zeros(3, dtype=int)])
+    crf = LinearChainCRF().fit(sequences, labels)
+    with pytest.raises(ValueError, match="features, as in fit"):
+        crf.predict([np.zeros((4, 2))])
     with pytest.raises(ValueError, match="one label sequence per input"):
         LinearChainCRF().fit(sequences, labels[:-1])
     with pytest.raises(NotFittedError):
