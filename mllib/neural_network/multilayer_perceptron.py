@@ -109,9 +109,12 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
     activation : {"relu", "tanh", "logistic", "identity"}
         The hidden activation :math:`g`.
     solver : {"lbfgs", "sgd"}
-        scipy's L-BFGS-B on the full objective, or :func:`mllib.optim.minibatch_sgd` with the
-        constant step ``learning_rate_init`` (scikit-learn's ``solver="sgd"`` with
-        ``momentum=0``; its default ``"adam"`` is not implemented).
+        scipy's L-BFGS-B on the full objective (as scikit-learn's ``"lbfgs"``), or
+        :func:`mllib.optim.minibatch_sgd` with the constant step ``learning_rate_init``. Unlike
+        scikit-learn's ``"sgd"`` (with ``momentum=0``), a minibatch :math:`B` carries the penalty
+        :math:`\frac{\alpha}{2n}\sum_l\lVert W_l\rVert_F^2` rather than :math:`\frac{\alpha}{2|B|}\sum_l\lVert W_l\rVert_F^2`,
+        so that its gradient is an unbiased estimate of :math:`\nabla J`. scikit-learn's default
+        ``"adam"`` is not implemented.
     alpha : float
         L2 penalty :math:`\alpha`; the objective adds :math:`\frac{\alpha}{2n}\sum_l\lVert W_l\rVert_F^2`.
     batch_size : int or "auto"
