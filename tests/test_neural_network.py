@@ -53,11 +53,19 @@ def test_pack_and_unpack_are_inverse():
         np.testing.assert_array_equal(a, b)
 
 
-def test_glorot_bounds_as_scikit_learn():
-    coefs, _ = glorot_uniform([50, 30, 1], "logistic", np.random.default_rng(0))
-    assert np.abs(coefs[0]).max() <= np.sqrt(2 / 80) and np.abs(coefs[0]).max() > 0.9 * np.sqrt(2 / 80)
-    coefs, _ = glorot_uniform([50, 30, 1], "tanh", np.random.default_rng(0))
-    assert np.abs(coefs[0]).max() > 0.9 * np.sqrt(6 / 80)
+@pytest.mark.parametrize("activation, factor", [("logistic", 2.0), ("tanh", 6.0), ("relu", 6.0),
+                                                ("identity", 6.0)])
+def test_glorot_bounds_as_scikit_learn(activation, factor):
+    """U(-r, r) with r = sqrt(factor/(fan_in + fan_out)), weights and intercepts, every layer
+    (scikit-learn's _init_coef): the largest draw lies just below r, never above."""
+    sizes = [50, 30, 20]
+    coefs, intercepts = glorot_uniform(sizes, activation, np.random.default_rng(0))
+    for W, b, fan_in, fan_out in zip(coefs, intercepts, sizes[:-1], sizes[1:]):
+        r = np.sqrt(factor / (fan_in + fan_out))
+        assert W.shape == (fan_in, fan_out) and b.shape == (fan_out,)
+        assert 0.95 * r < np.abs(W).max() <= r
+        assert np.abs(b).max() <= r
+        assert abs(W.var() / (r**2 / 3) - 1) < 0.15  # the variance of U(-r, r) is r²/3
 
 
 def from_sklearn_start(ours, sk, X, y, max_iter):

@@ -64,7 +64,8 @@ def loss_and_gradients(X, Y, coefs, intercepts, activation, loss, alpha):
 
     Returns ``(J, coef_grads, intercept_grads)``, the gradients shaped like ``coefs`` and
     ``intercepts``. One forward pass stores every ``Z_l`` and ``A_l``; the backward pass
-    reuses them, so the gradient costs about twice the forward pass.
+    reuses them. The backward pass is :math:`2L-1` matrix products against the forward pass's
+    :math:`L`, so the whole gradient costs about three forward passes.
     """
     m = len(X)
     Z, A = forward(X, coefs, intercepts, activation)
