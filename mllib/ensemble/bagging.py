@@ -31,6 +31,16 @@ from ..validation import check_classification_targets, check_int, check_random_s
 class BaseBagging(BaseEstimator):
     """The bootstrap loop and the out-of-bag bookkeeping shared by all bagged ensembles."""
 
+    def __init__(self, estimator=None, n_estimators=10, *, max_samples=None, max_features=1.0, bootstrap=True,
+                 oob_score=False, random_state=None):
+        self.estimator = estimator
+        self.n_estimators = n_estimators
+        self.max_samples = max_samples
+        self.max_features = max_features
+        self.bootstrap = bootstrap
+        self.oob_score = oob_score
+        self.random_state = random_state
+
     def _make_estimator(self, seed):
         """A fresh member; its ``random_state`` (if it has one) is ``seed``."""
         estimator = clone(self.estimator if self.estimator is not None else self._default_estimator())
@@ -124,16 +134,6 @@ class BaggingClassifier(ClassifierMixin, BaseBagging):
         Averaged out-of-bag class probabilities (NaN for a point that was never out of bag).
     """
 
-    def __init__(self, estimator=None, n_estimators=10, *, max_samples=None, max_features=1.0, bootstrap=True,
-                 oob_score=False, random_state=None):
-        self.estimator = estimator
-        self.n_estimators = n_estimators
-        self.max_samples = max_samples
-        self.max_features = max_features
-        self.bootstrap = bootstrap
-        self.oob_score = oob_score
-        self.random_state = random_state
-
     def _default_estimator(self):
         return DecisionTreeClassifier()
 
@@ -178,16 +178,6 @@ class BaggingRegressor(RegressorMixin, BaseBagging):
     :class:`~mllib.tree.DecisionTreeRegressor`). ``oob_score_`` is the out-of-bag :math:`R^2`
     and ``oob_prediction_`` (shape (n_samples,)) the averaged out-of-bag predictions.
     """
-
-    def __init__(self, estimator=None, n_estimators=10, *, max_samples=None, max_features=1.0, bootstrap=True,
-                 oob_score=False, random_state=None):
-        self.estimator = estimator
-        self.n_estimators = n_estimators
-        self.max_samples = max_samples
-        self.max_features = max_features
-        self.bootstrap = bootstrap
-        self.oob_score = oob_score
-        self.random_state = random_state
 
     def _default_estimator(self):
         return DecisionTreeRegressor()
