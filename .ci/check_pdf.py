@@ -47,14 +47,17 @@ def log_problems(log):
     problems = []
     for number, line in enumerate(lines):
         if line.startswith("! "):
-            context = " ".join(part.strip() for part in lines[number + 1:number + 3])
+            context = " ".join(
+                part.strip() for part in lines[number + 1 : number + 3]
+            )
             problems.append(f"LaTeX error: {line[2:]} {context}".strip())
         elif line.startswith("Missing character:"):
             problems.append(f"dropped glyph: {line}")
     for label in sorted(set(UNDEFINED.findall(log))):
         problems.append(f"undefined reference or citation: {label}")
     if not any(p.startswith("undefined") for p in problems) and (
-        "There were undefined references" in log or "There were undefined citations" in log
+        "There were undefined references" in log
+        or "There were undefined citations" in log
     ):
         problems.append("undefined references (see the LaTeX log)")
     return problems
@@ -69,49 +72,97 @@ def page_count(log):
 
 # Sphinx's escapes inside highlighted verbatim: \PYGZlt{} is "<", and so on.
 _PYG_ESCAPES = {
-    "bs": "\\", "ob": "{", "cb": "}", "lt": "<", "gt": ">", "us": "_", "sq": "'", "dq": '"',
-    "hy": "-", "pc": "%", "sh": "#", "dl": "$", "am": "&", "ti": "~", "ca": "^", "at": "@",
-    "lb": "[", "rb": "]",
+    "bs": "\\",
+    "ob": "{",
+    "cb": "}",
+    "lt": "<",
+    "gt": ">",
+    "us": "_",
+    "sq": "'",
+    "dq": '"',
+    "hy": "-",
+    "pc": "%",
+    "sh": "#",
+    "dl": "$",
+    "am": "&",
+    "ti": "~",
+    "ca": "^",
+    "at": "@",
+    "lb": "[",
+    "rb": "]",
 }
 
 TEXT_REPRS = [
-    ("a figure printed as its text repr (it has no PDF or PNG form)",
-     re.compile(r"<Figure size [\d.]+x[\d.]+ with \d+ Axes>")),
-    ("a widget printed as its text repr",
-     re.compile(r"\b(?:interactive|HBox|VBox|GridBox|Box|Tab|Accordion|Output)\(children=\(")),
-    ("a widget printed as its text repr",
-     re.compile(r"\b\w+(?:Slider|Progress|Dropdown|Checkbox|Button)\((?:value|description)=")),
-    ("a matplotlib object printed as its text repr (end the cell with plt.show())",
-     re.compile(r"<matplotlib\.[\w.]+ (?:object )?at 0x[0-9a-fA-F]+>|<Axes: [^>]*>")),
-    ("an IPython display object printed as its text repr",
-     re.compile(r"<IPython\.(?:core|lib)\.display\.\w+ object>")),
+    (
+        "a figure printed as its text repr (it has no PDF or PNG form)",
+        re.compile(r"<Figure size [\d.]+x[\d.]+ with \d+ Axes>"),
+    ),
+    (
+        "a widget printed as its text repr",
+        re.compile(
+            r"\b(?:interactive|HBox|VBox|GridBox|Box|Tab|Accordion|Output)\(children=\("
+        ),
+    ),
+    (
+        "a widget printed as its text repr",
+        re.compile(
+            r"\b\w+(?:Slider|Progress|Dropdown|Checkbox|Button)\((?:value|description)="
+        ),
+    ),
+    (
+        "a matplotlib object printed as its text repr (end the cell with plt.show())",
+        re.compile(
+            r"<matplotlib\.[\w.]+ (?:object )?at 0x[0-9a-fA-F]+>|<Axes: [^>]*>"
+        ),
+    ),
+    (
+        "an IPython display object printed as its text repr",
+        re.compile(r"<IPython\.(?:core|lib)\.display\.\w+ object>"),
+    ),
 ]
 
 
 def unescape_verbatim(tex):
     """The text of a highlighted verbatim block, without Sphinx's \\PYG markup."""
-    token = re.compile(r"\\PYG\{[^{}]*\}\{((?:[^{}]|\{\})*)\}")  # \PYG{k}{def}, \PYG{s}{\PYGZdq{}}
+    token = re.compile(
+        r"\\PYG\{[^{}]*\}\{((?:[^{}]|\{\})*)\}"
+    )  # \PYG{k}{def}, \PYG{s}{\PYGZdq{}}
     while token.search(tex):
         tex = token.sub(r"\1", tex)
-    return re.sub(r"\\PYGZ(\w\w)\{\}", lambda m: _PYG_ESCAPES.get(m.group(1), m.group(0)), tex)
+    return re.sub(
+        r"\\PYGZ(\w\w)\{\}",
+        lambda m: _PYG_ESCAPES.get(m.group(1), m.group(0)),
+        tex,
+    )
 
 
 def output_blocks(tex):
     """The text of every cell output block (sphinxVerbatimOutput) of the LaTeX source."""
-    blocks = re.findall(r"\\begin\{sphinxVerbatimOutput\}(.*?)\\end\{sphinxVerbatimOutput\}", tex, re.S)
+    blocks = re.findall(
+        r"\\begin\{sphinxVerbatimOutput\}(.*?)\\end\{sphinxVerbatimOutput\}",
+        tex,
+        re.S,
+    )
     return [unescape_verbatim(block) for block in blocks]
 
 
 # "$$ ... $$ (label)" that MyST did not read as display maths (in a list item, the $$ needs a
 # blank line before it): Sphinx writes inline maths between literal dollar signs.
-UNPARSED_DISPLAY_MATH = re.compile(r"\\\$\\\((.*?)\\\)\\\$(?:\s*\(([^)\n]*)\))?", re.S)
+UNPARSED_DISPLAY_MATH = re.compile(
+    r"\\\$\\\((.*?)\\\)\\\$(?:\s*\(([^)\n]*)\))?", re.S
+)
 
 
 def tex_problems(tex):
     problems = []
     for maths, label in UNPARSED_DISPLAY_MATH.findall(tex):
-        where = label.replace(r"\sphinxhyphen{}", "-") or " ".join(maths.split())[:60]
-        problems.append(f"display maths printed as text between $ signs ($$ not parsed): {where}")
+        where = (
+            label.replace(r"\sphinxhyphen{}", "-")
+            or " ".join(maths.split())[:60]
+        )
+        problems.append(
+            f"display maths printed as text between $ signs ($$ not parsed): {where}"
+        )
     for block in output_blocks(tex):
         for what, pattern in TEXT_REPRS:
             for match in pattern.finditer(block):
@@ -123,34 +174,56 @@ def tex_problems(tex):
 
 
 def _run(*command):
-    return subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    return subprocess.run(
+        command, check=True, capture_output=True, text=True
+    ).stdout
 
 
 def page_texts(pdf, body_only=False):
     """The text of each page; with body_only, without the running head and foot."""
     command = ["pdftotext", "-layout"]
     if body_only:
-        width, height = (float(v) for v in re.search(
-            r"Page size:\s+([\d.]+) x ([\d.]+)", _run("pdfinfo", str(pdf))).groups())
+        width, height = (
+            float(v)
+            for v in re.search(
+                r"Page size:\s+([\d.]+) x ([\d.]+)", _run("pdfinfo", str(pdf))
+            ).groups()
+        )
         # The text area of _latex/pdfedition.sty's geometry (vmargin 2.4 cm top, 2.6 cm bottom),
         # widened by 2 mm: the running head sits above it and the foot below.
         top, bottom = (cm * 72 / 2.54 for cm in (2.4 - 0.2, 2.6 - 0.2))
-        command += ["-r", "72", "-x", "0", "-y", str(int(top)),
-                    "-W", str(int(width)), "-H", str(int(height - top - bottom))]
+        command += [
+            "-r",
+            "72",
+            "-x",
+            "0",
+            "-y",
+            str(int(top)),
+            "-W",
+            str(int(width)),
+            "-H",
+            str(int(height - top - bottom)),
+        ]
     pages = _run(*command, str(pdf), "-").split("\f")
     return pages[:-1] if pages and not pages[-1].strip() else pages
 
 
 def blank_pages(body_texts):
     """1-based numbers of the pages with no text in their body."""
-    return [number for number, text in enumerate(body_texts, 1) if not text.strip()]
+    return [
+        number for number, text in enumerate(body_texts, 1) if not text.strip()
+    ]
 
 
 PREVIEWS = {
     "title": lambda text: True,
     "contents": lambda text: "CONTENTS" in text,
-    "theorem-and-proof": lambda text: re.search(r"Theorem \d", text) and "Proof" in text,
-    "exercise": lambda text: re.search(r"Exercise \d+\.\d+", text) and "Solution on page" in text,
+    "theorem-and-proof": lambda text: (
+        re.search(r"Theorem \d", text) and "Proof" in text
+    ),
+    "exercise": lambda text: (
+        re.search(r"Exercise \d+\.\d+", text) and "Solution on page" in text
+    ),
     "solution": lambda text: "Solution to Exercise" in text,
     "figure": lambda text: re.search(r"Fig\. \d+\.\d+:", text),
     "bibliography": lambda text: "BIBLIOGRAPHY" in text,
@@ -161,7 +234,10 @@ def preview_pages(texts):
     """The first page (1-based) that shows each thing a reader looks at first."""
     found = {}
     for name, shows in PREVIEWS.items():
-        page = next((number for number, text in enumerate(texts, 1) if shows(text)), None)
+        page = next(
+            (number for number, text in enumerate(texts, 1) if shows(text)),
+            None,
+        )
         if page is not None:
             found[name] = page
     return found
@@ -173,7 +249,19 @@ def render_previews(pdf, texts, out_dir):
         old.unlink()
     for k, (name, page) in enumerate(preview_pages(texts).items(), 1):
         stem = out_dir / f"{k:02d}-{name}-p{page}"
-        _run("pdftoppm", "-r", "110", "-f", str(page), "-l", str(page), "-singlefile", "-png", str(pdf), str(stem))
+        _run(
+            "pdftoppm",
+            "-r",
+            "110",
+            "-f",
+            str(page),
+            "-l",
+            str(page),
+            "-singlefile",
+            "-png",
+            str(pdf),
+            str(stem),
+        )
     thumbnails = out_dir / "thumbnails"
     thumbnails.mkdir(exist_ok=True)
     _run("pdftoppm", "-r", "24", "-png", str(pdf), str(thumbnails / "page"))
@@ -181,12 +269,20 @@ def render_previews(pdf, texts, out_dir):
         from PIL import Image
     except ImportError:
         return
-    images = [Image.open(path) for path in sorted(thumbnails.glob("page-*.png"))]
+    images = [
+        Image.open(path) for path in sorted(thumbnails.glob("page-*.png"))
+    ]
     columns = 10
     width, height = max(i.width for i in images), max(i.height for i in images)
-    sheet = Image.new("RGB", (columns * (width + 4), -(-len(images) // columns) * (height + 4)), "gray")
+    sheet = Image.new(
+        "RGB",
+        (columns * (width + 4), -(-len(images) // columns) * (height + 4)),
+        "gray",
+    )
     for k, image in enumerate(images):
-        sheet.paste(image, ((k % columns) * (width + 4), (k // columns) * (height + 4)))
+        sheet.paste(
+            image, ((k % columns) * (width + 4), (k // columns) * (height + 4))
+        )
     sheet.save(out_dir / "00-all-pages.png")
     shutil.rmtree(thumbnails)
 
@@ -196,31 +292,59 @@ def render_previews(pdf, texts, out_dir):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("build_dir", nargs="?", default="_build/latex", type=Path)
-    parser.add_argument("--pages", type=Path, help="render preview pages as PNG into this folder")
+    parser.add_argument(
+        "build_dir", nargs="?", default="_build/latex", type=Path
+    )
+    parser.add_argument(
+        "--pages",
+        type=Path,
+        help="render preview pages as PNG into this folder",
+    )
     args = parser.parse_args(argv)
-    tex, log, pdf = (args.build_dir / f"book.{ext}" for ext in ("tex", "log", "pdf"))
+    tex, log, pdf = (
+        args.build_dir / f"book.{ext}" for ext in ("tex", "log", "pdf")
+    )
     for path in (tex, log, pdf):
         if not path.is_file():
-            print(f"{path} is missing: build the PDF first (jupyter-book build . --builder pdflatex)")
+            print(
+                f"{path} is missing: build the PDF first (jupyter-book build . --builder pdflatex)"
+            )
             return 1
     log_text = log.read_text(encoding="utf-8", errors="replace")
-    problems = log_problems(log_text) + tex_problems(tex.read_text(encoding="utf-8"))
+    problems = log_problems(log_text) + tex_problems(
+        tex.read_text(encoding="utf-8")
+    )
     if shutil.which("pdftotext"):
-        problems += [f"blank page: {page}" for page in blank_pages(page_texts(pdf, body_only=True))]
+        problems += [
+            f"blank page: {page}"
+            for page in blank_pages(page_texts(pdf, body_only=True))
+        ]
     else:
-        problems.append("pdftotext not found (install poppler-utils): pages not checked")
+        problems.append(
+            "pdftotext not found (install poppler-utils): pages not checked"
+        )
     tex_source = tex.read_text(encoding="utf-8")
-    kinds = re.findall(r"\\sphinxincludegraphics(?:\[[^]]*\])?\{\{?[^}]*\}?\.(\w+)\}", tex_source)
+    kinds = re.findall(
+        r"\\sphinxincludegraphics(?:\[[^]]*\])?\{\{?[^}]*\}?\.(\w+)\}",
+        tex_source,
+    )
     vector, raster = kinds.count("pdf"), len(kinds) - kinds.count("pdf")
-    print(f"{pdf}: {page_count(log_text)} pages, {vector} vector and {raster} raster figures")
+    print(
+        f"{pdf}: {page_count(log_text)} pages, {vector} vector and {raster} raster figures"
+    )
     if args.pages and shutil.which("pdftoppm"):
         render_previews(pdf, page_texts(pdf), args.pages)
         print(f"page previews in {args.pages}/")
-    problems = list(dict.fromkeys(problems))  # the same glyph or repr in input and output
+    problems = list(
+        dict.fromkeys(problems)
+    )  # the same glyph or repr in input and output
     for problem in problems:
         print("PROBLEM:", problem)
-    print(f"{len(problems)} problem(s) found" if problems else "PDF checks passed")
+    print(
+        f"{len(problems)} problem(s) found"
+        if problems
+        else "PDF checks passed"
+    )
     return 1 if problems else 0
 
 

@@ -52,7 +52,10 @@ def _is_latex(app):
 
 def _chapters(env, root):
     """The chapters in reading order, with the number the website gives each (None: unnumbered)."""
-    return [(doc, env.toc_secnumbers.get(doc, {}).get("")) for doc in env.toctree_includes.get(root, [])]
+    return [
+        (doc, env.toc_secnumbers.get(doc, {}).get(""))
+        for doc in env.toctree_includes.get(root, [])
+    ]
 
 
 class ChapterNumbers(SphinxPostTransform):
@@ -76,12 +79,18 @@ class ChapterNumbers(SphinxPostTransform):
             if number is None:
                 continue
             docs = [chapter, *_descendants(env, chapter)]
-            figtypes = {figtype for doc in docs for figtype in env.toc_fignumbers.get(doc, {})}
+            figtypes = {
+                figtype
+                for doc in docs
+                for figtype in env.toc_fignumbers.get(doc, {})
+            }
             for figtype in figtypes:
                 entries = sorted(
                     (position, doc, node_id)
                     for doc in docs
-                    for node_id, position in env.toc_fignumbers.get(doc, {}).get(figtype, {}).items()
+                    for node_id, position in env.toc_fignumbers.get(doc, {})
+                    .get(figtype, {})
+                    .items()
                 )
                 for k, (_, doc, node_id) in enumerate(entries, 1):
                     env.toc_fignumbers[doc][figtype][node_id] = (*number, k)
@@ -95,7 +104,11 @@ def _chapter_headings(app, doctree):
         if included["docname"] not in chapters:
             continue
         number = chapters[included["docname"]]
-        command = r"\pdfeditionchapter{%d}" % number[-1] if number else r"\pdfeditionunnumbered"
+        command = (
+            r"\pdfeditionchapter{%d}" % number[-1]
+            if number
+            else r"\pdfeditionunnumbered"
+        )
         container = included.parent
         container.insert(container.index(included), _raw(command))
 
@@ -111,15 +124,25 @@ def _descendants(env, docname):
 
 def _title_proofs(doctree):
     for box in list(doctree.findall(nodes.admonition)):
-        if "proof" not in box["classes"] or not box.children or isinstance(box[0], nodes.title):
+        if (
+            "proof" not in box["classes"]
+            or not box.children
+            or isinstance(box[0], nodes.title)
+        ):
             continue
         box.insert(0, nodes.title("", "Proof"))
         para = box.next_node(nodes.paragraph)
-        if para is not None and para.children and isinstance(para[0], nodes.Text):
+        if (
+            para is not None
+            and para.children
+            and isinstance(para[0], nodes.Text)
+        ):
             text = para[0].astext()
             if text.startswith("Proof. "):
-                para.replace(para[0], nodes.Text(text[len("Proof. "):]))
-        end = nodes.raw("", r"\nobreak\hfill\ensuremath{\square}", format="latex")
+                para.replace(para[0], nodes.Text(text[len("Proof. ") :]))
+        end = nodes.raw(
+            "", r"\nobreak\hfill\ensuremath{\square}", format="latex"
+        )
         if isinstance(box[-1], nodes.paragraph):
             box[-1] += end
         else:
@@ -135,15 +158,25 @@ def _exercise_references(app, doctree):
     sphinx-exercise rewrites such references within a chapter only; across chapters LaTeX
     gets a label the exercise never defines, and prints "Exercise ??".
     """
-    from sphinx_exercise.nodes import exercise_latex_number_reference, is_exercise_node
+    from sphinx_exercise.nodes import (
+        exercise_latex_number_reference,
+        is_exercise_node,
+    )
 
     registry = getattr(app.env, "sphinx_exercise_registry", {})
     for reference in list(doctree.findall(addnodes.number_reference)):
         label = reference.get("refuri", "").partition("#")[2]
-        if reference.get("refid") or label not in registry or not is_exercise_node(registry[label]["node"]):
+        if (
+            reference.get("refid")
+            or label not in registry
+            or not is_exercise_node(registry[label]["node"])
+        ):
             continue
-        reference.replace_self(exercise_latex_number_reference(
-            "", "", nodes.Text(reference.astext()), refid=label))
+        reference.replace_self(
+            exercise_latex_number_reference(
+                "", "", nodes.Text(reference.astext()), refid=label
+            )
+        )
 
 
 # --- Outputs that print nothing ------------------------------------------------------------
@@ -154,7 +187,9 @@ def _prints_in_latex(node):
         return "latex" in node.get("format", "").split()
     if isinstance(node, nodes.Text):
         return bool(node.strip())
-    return isinstance(node, nodes.image) or any(_prints_in_latex(child) for child in node.children)
+    return isinstance(node, nodes.image) or any(
+        _prints_in_latex(child) for child in node.children
+    )
 
 
 def _drop_empty_outputs(doctree):
@@ -176,18 +211,34 @@ def _raw(latex):
 def _front_matter(app, doctree):
     from sphinx_jupyterbook_latex.nodes import HiddenCellNode, RootHeader
 
-    root = next((s for s in doctree.children if isinstance(s, nodes.section)), None)
+    root = next(
+        (s for s in doctree.children if isinstance(s, nodes.section)), None
+    )
     if root is None:
         return
-    content = [c for c in root.children if not isinstance(c, (nodes.title, HiddenCellNode))]
+    content = [
+        c
+        for c in root.children
+        if not isinstance(c, (nodes.title, HiddenCellNode))
+    ]
     for here, after in zip(content, content[1:] + [None]):
-        if isinstance(here, RootHeader) and (after is None or isinstance(after, RootHeader)):
-            root.remove(here)  # a heading with nothing under it (it held the web contents)
-    if any(not isinstance(c, (nodes.title, HiddenCellNode, RootHeader)) for c in root.children):
+        if isinstance(here, RootHeader) and (
+            after is None or isinstance(after, RootHeader)
+        ):
+            root.remove(
+                here
+            )  # a heading with nothing under it (it held the web contents)
+    if any(
+        not isinstance(c, (nodes.title, HiddenCellNode, RootHeader))
+        for c in root.children
+    ):
         title = app.config.pdf_front_matter_title
         at = 1 if root.children and isinstance(root[0], nodes.title) else 0
         root.insert(at, _raw(r"\pdfeditionfrontmatter{%s}" % _escape(title)))
-    main = next((c for c in doctree.children if c.next_node(addnodes.start_of_file)), None)
+    main = next(
+        (c for c in doctree.children if c.next_node(addnodes.start_of_file)),
+        None,
+    )
     if main is not None:
         doctree.insert(doctree.index(main), _raw(r"\pdfeditionmainmatter"))
 
@@ -211,12 +262,18 @@ def _documents_of(doctree, condition):
     owner = {}
     for included in doctree.findall(addnodes.start_of_file):
         for node in included.findall(condition):
-            owner[node] = included["docname"]  # pre-order: an inner document wins
+            owner[node] = included[
+                "docname"
+            ]  # pre-order: an inner document wins
     return owner
 
 
 def _page_link(label, what):
-    link = r"\hfill\hyperref[%s]{%s on page~\pageref*{%s}}" % (label, what, label)
+    link = r"\hfill\hyperref[%s]{%s on page~\pageref*{%s}}" % (
+        label,
+        what,
+        label,
+    )
     return nodes.paragraph("", "", nodes.raw("", link, format="latex"))
 
 
@@ -225,16 +282,25 @@ def _solutions_appendix(app, doctree):
 
     env = app.env
     registry = getattr(env, "sphinx_exercise_registry", {})
-    exercises = {node["label"]: node for node in doctree.findall(is_exercise_node)}
+    exercises = {
+        node["label"]: node for node in doctree.findall(is_exercise_node)
+    }
     by_chapter = {}
     for solution, chapter in _documents_of(doctree, solution_node).items():
         solution.parent.remove(solution)
         by_chapter.setdefault(chapter, []).append(solution)
         exercise = exercises.get(solution["target_label"])
-        if exercise is not None:  # labels as sphinx-exercise writes them in LaTeX
-            there = "%s:%s" % (registry[solution["target_label"]]["docname"], solution["label"])
+        if (
+            exercise is not None
+        ):  # labels as sphinx-exercise writes them in LaTeX
+            there = "%s:%s" % (
+                registry[solution["target_label"]]["docname"],
+                solution["label"],
+            )
             exercise += _page_link(there, "Solution")
-            solution += _page_link("exercise:" + solution["target_label"], "Exercise")
+            solution += _page_link(
+                "exercise:" + solution["target_label"], "Exercise"
+            )
     if not by_chapter:
         return None
     appendix = nodes.section(ids=["pdf-edition-solutions"])
@@ -245,8 +311,11 @@ def _solutions_appendix(app, doctree):
         # docname and names make this section the solutions' "parent document" for the
         # extensions that look one up (sphinx-proof, sphinx-exercise); start_of_file keeps
         # LaTeX labels inside the solutions (figures, equations) those of their chapter.
-        section = nodes.section(ids=["pdf-edition-solutions-" + nodes.make_id(chapter)],
-                                names=[title.lower()], docname=chapter)
+        section = nodes.section(
+            ids=["pdf-edition-solutions-" + nodes.make_id(chapter)],
+            names=[title.lower()],
+            docname=chapter,
+        )
         section += nodes.title("", title)
         moved = addnodes.start_of_file(docname=chapter)
         moved.extend(solutions)
@@ -270,13 +339,24 @@ def _part_headings(app, doctree):
     back = _bibliography_docs(app.env)
     for included in doctree.findall(addnodes.start_of_file):
         part = included.children[0] if included.children else None
-        if included["docname"] in app.env.all_docs or not isinstance(part, nodes.section):
+        if included["docname"] in app.env.all_docs or not isinstance(
+            part, nodes.section
+        ):
             continue
         if not (part.children and isinstance(part[0], nodes.title)):
             continue
-        chapters = [c["docname"] for wrapper in part.children if isinstance(wrapper, nodes.compound)
-                    for c in wrapper.children if isinstance(c, addnodes.start_of_file)]
-        command = "pdfeditionbackmatterpart" if chapters and set(chapters) <= back else "pdfeditionpart"
+        chapters = [
+            c["docname"]
+            for wrapper in part.children
+            if isinstance(wrapper, nodes.compound)
+            for c in wrapper.children
+            if isinstance(c, addnodes.start_of_file)
+        ]
+        command = (
+            "pdfeditionbackmatterpart"
+            if chapters and set(chapters) <= back
+            else "pdfeditionpart"
+        )
         caption = part[0].astext()
         part.remove(part[0])
         part.insert(0, _raw(r"\%s{%s}" % (command, _escape(caption))))
@@ -284,12 +364,19 @@ def _part_headings(app, doctree):
 
 def _back_matter(app, doctree, appendix):
     """The appendix (if any), then the bibliography's page as an unnumbered chapter."""
-    back = [sof for sof in doctree.findall(addnodes.start_of_file)
-            if sof["docname"] in _bibliography_docs(app.env)]
+    back = [
+        sof
+        for sof in doctree.findall(addnodes.start_of_file)
+        if sof["docname"] in _bibliography_docs(app.env)
+    ]
     if back:
         container = back[0].parent
         at = container.index(back[0])
-        new = [_raw(r"\pdfeditionappendix"), appendix] if appendix is not None else []
+        new = (
+            [_raw(r"\pdfeditionappendix"), appendix]
+            if appendix is not None
+            else []
+        )
         container[at:at] = new + [_raw(r"\pdfeditionbackmatter")]
         # Sphinx's LaTeX writer collects every citation into one list at the very end of the
         # document: the bibliography's page goes last so that the list follows its heading
@@ -306,7 +393,13 @@ def _back_matter(app, doctree, appendix):
 # --- Title page data ------------------------------------------------------------------------
 
 _LATEX_SPECIALS = {c: "\\" + c for c in "&%$#_{}"}
-_LATEX_SPECIALS.update({"~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}"})
+_LATEX_SPECIALS.update(
+    {
+        "~": r"\textasciitilde{}",
+        "^": r"\textasciicircum{}",
+        "\\": r"\textbackslash{}",
+    }
+)
 
 
 def _escape(text):
@@ -315,8 +408,14 @@ def _escape(text):
 
 def _git(*args, cwd):
     try:
-        return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
-                              check=True, timeout=10).stdout.strip()
+        return subprocess.run(
+            ["git", *args],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=10,
+        ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return ""
 
@@ -326,8 +425,13 @@ def _title_page_macros(app, config):
     commit = _git("rev-parse", "--short", "HEAD", cwd=app.srcdir)
     build = ""
     if commit:
-        dirty = _git("status", "--porcelain", "--untracked-files=no", cwd=app.srcdir)
-        build = "Built from commit %s%s." % (commit, " with uncommitted changes" if dirty else "")
+        dirty = _git(
+            "status", "--porcelain", "--untracked-files=no", cwd=app.srcdir
+        )
+        build = "Built from commit %s%s." % (
+            commit,
+            " with uncommitted changes" if dirty else "",
+        )
     licence = re.sub(r"<[^>]+>", "", options.get("extra_footer", "")).strip()
     macros = {
         "pdfeditionsubtitle": _escape(config.pdf_subtitle),
@@ -335,8 +439,12 @@ def _title_page_macros(app, config):
         "pdfeditionbuild": _escape(build),
         "pdfeditionlicence": _escape(licence),
     }
-    definitions = "".join("\\newcommand{\\%s}{%s}\n" % item for item in macros.items())
-    config.latex_elements["preamble"] = definitions + config.latex_elements.get("preamble", "")
+    definitions = "".join(
+        "\\newcommand{\\%s}{%s}\n" % item for item in macros.items()
+    )
+    config.latex_elements["preamble"] = (
+        definitions + config.latex_elements.get("preamble", "")
+    )
 
 
 # --- Wiring ---------------------------------------------------------------------------------
@@ -362,8 +470,11 @@ def _without_floats(visit, depart):
     sphinx-exercise's boxes do not, so a figure in a theorem, exercise or solution stops
     the PDF build.
     """
+
     def counted_visit(self, node):
-        visit(self, node)  # counted after: a visitor that skips the node has no depart
+        visit(
+            self, node
+        )  # counted after: a visitor that skips the node has no depart
         self.no_latex_floats += 1
 
     def counted_depart(self, node):
@@ -382,7 +493,11 @@ def _symbol_codepoints():
         category = unicodedata.category(chr(codepoint))
         if 0x2010 <= codepoint <= 0x201F or codepoint == 0x2026:
             continue
-        if category[0] in "SP" or category in ("Lm", "No") or 0x2100 <= codepoint <= 0x214F:
+        if (
+            category[0] in "SP"
+            or category in ("Lm", "No")
+            or 0x2100 <= codepoint <= 0x214F
+        ):
             yield codepoint
 
 
@@ -396,11 +511,18 @@ def _glyph_fallback():
     """
     from sphinx.util import texescape
 
-    tables = [getattr(texescape, name, None) for name in
-              ("_tex_escape_map_without_unicode", "_tex_hlescape_map_without_unicode")]
+    tables = [
+        getattr(texescape, name, None)
+        for name in (
+            "_tex_escape_map_without_unicode",
+            "_tex_hlescape_map_without_unicode",
+        )
+    ]
     for table in filter(None, tables):
         for codepoint in _symbol_codepoints():
-            table.setdefault(codepoint, r"\pdfeditionchar{%s}" % chr(codepoint))
+            table.setdefault(
+                codepoint, r"\pdfeditionchar{%s}" % chr(codepoint)
+            )
 
 
 def _latex_visitors(app):
@@ -411,11 +533,19 @@ def _latex_visitors(app):
     import sphinx_proof.nodes
     from sphinx_jupyterbook_latex.nodes import RootHeader
 
-    app.add_node(RootHeader, override=True, latex=(_visit_root_header, _depart_root_header))
+    app.add_node(
+        RootHeader,
+        override=True,
+        latex=(_visit_root_header, _depart_root_header),
+    )
     handlers = app.registry.translation_handlers.get("latex", {})
     for module in (sphinx_proof.nodes, sphinx_exercise.nodes):
         for box in vars(module).values():
-            if isinstance(box, type) and issubclass(box, nodes.Admonition) and box.__name__ in handlers:
+            if (
+                isinstance(box, type)
+                and issubclass(box, nodes.Admonition)
+                and box.__name__ in handlers
+            ):
                 visit, depart = handlers[box.__name__]
                 if visit is not None and depart is not None:
                     handlers[box.__name__] = _without_floats(visit, depart)
@@ -424,12 +554,16 @@ def _latex_visitors(app):
 def setup(app):
     app.add_config_value("pdf_subtitle", "", "", str)
     app.add_config_value("pdf_front_matter_title", "About this book", "", str)
-    app.add_config_value("pdf_solutions_title", "Solutions to the exercises", "", str)
+    app.add_config_value(
+        "pdf_solutions_title", "Solutions to the exercises", "", str
+    )
     app.add_config_value(
         "pdf_solutions_intro",
         "The worked solutions, chapter by chapter, each with the page of its exercise. Their "
         "code ran during the build, like every other cell of the book.",
-        "", str)
+        "",
+        str,
+    )
     app.add_post_transform(ChapterNumbers)
     app.connect("config-inited", _title_page_macros)
     app.connect("builder-inited", _latex_visitors)

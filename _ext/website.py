@@ -43,13 +43,25 @@ MATHJAX2_ADAPTER = """window.addEventListener("DOMContentLoaded", () => {
 
 
 def configure_widgets(app, pagename, templatename, context, doctree):
-    bundle = next((getattr(s, "filename", s) for s in context.get("script_files", [])
-                   if str(getattr(s, "filename", s) or "").endswith("/embed-amd.js")), None)
+    bundle = next(
+        (
+            getattr(s, "filename", s)
+            for s in context.get("script_files", [])
+            if str(getattr(s, "filename", s) or "").endswith("/embed-amd.js")
+        ),
+        None,
+    )
     if bundle:
         folder = context["pathto"](posixpath.dirname(bundle), resource=True)
         paths = json.dumps({"@jupyter-widgets/html-manager/dist": folder})
-        app.add_js_file(None, body=f"var require = {{paths: {paths}}};", priority=REQUIRE_PRIORITY - 1)
-        app.add_js_file(None, body=MATHJAX2_ADAPTER, priority=REQUIRE_PRIORITY - 1)
+        app.add_js_file(
+            None,
+            body=f"var require = {{paths: {paths}}};",
+            priority=REQUIRE_PRIORITY - 1,
+        )
+        app.add_js_file(
+            None, body=MATHJAX2_ADAPTER, priority=REQUIRE_PRIORITY - 1
+        )
 
 
 def drop_duplicate_scripts(app, pagename, templatename, context, doctree):
@@ -58,7 +70,10 @@ def drop_duplicate_scripts(app, pagename, templatename, context, doctree):
         return
     seen, unique = set(), []
     for script in scripts:
-        key = (getattr(script, "filename", script) or "", tuple(sorted(getattr(script, "attributes", {}).items())))
+        key = (
+            getattr(script, "filename", script) or "",
+            tuple(sorted(getattr(script, "attributes", {}).items())),
+        )
         if key not in seen:
             seen.add(key)
             unique.append(script)

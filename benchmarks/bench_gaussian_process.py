@@ -20,13 +20,23 @@ X_new = rng.uniform(-2, 2, size=(500, 3))
 
 
 def ours():
-    return GaussianProcessRegressor(kernel=RBF(0.5), alpha=1e-10).fit(X, y).predict(X_new, return_std=True)
+    return (
+        GaussianProcessRegressor(kernel=RBF(0.5), alpha=1e-10)
+        .fit(X, y)
+        .predict(X_new, return_std=True)
+    )
 
 
 def theirs():
-    return SkGPR(kernel=SkRBF(0.5), alpha=1e-10, optimizer=None).fit(X, y).predict(X_new, return_std=True)
+    return (
+        SkGPR(kernel=SkRBF(0.5), alpha=1e-10, optimizer=None)
+        .fit(X, y)
+        .predict(X_new, return_std=True)
+    )
 
 
 (mean, std), (ref_mean, ref_std) = ours(), theirs()
-print(f"max |mean difference| {np.abs(mean - ref_mean).max():.1e}, max |std difference| {np.abs(std - ref_std).max():.1e}")
+print(
+    f"max |mean difference| {np.abs(mean - ref_mean).max():.1e}, max |std difference| {np.abs(std - ref_std).max():.1e}"
+)
 compare("GP regression, n=1500, d=3, fit + predict(std)", ours, theirs)

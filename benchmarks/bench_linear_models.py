@@ -28,10 +28,14 @@ from mllib.linear_model import ElasticNet, Lasso, Ridge  # noqa: E402
 
 def correlated_regression(n, d, n_informative, seed, rho=0.5):
     rng = np.random.default_rng(seed)
-    chol = np.linalg.cholesky(rho ** np.abs(np.subtract.outer(np.arange(d), np.arange(d))))
+    chol = np.linalg.cholesky(
+        rho ** np.abs(np.subtract.outer(np.arange(d), np.arange(d)))
+    )
     X = rng.normal(size=(n, d)) @ chol.T
     w = np.zeros(d)
-    w[rng.choice(d, n_informative, replace=False)] = rng.normal(scale=2.0, size=n_informative)
+    w[rng.choice(d, n_informative, replace=False)] = rng.normal(
+        scale=2.0, size=n_informative
+    )
     return X, X @ w + 1.0 + rng.normal(size=n)
 
 
@@ -41,20 +45,36 @@ def compare(name, ours, theirs):
 
 def main():
     X, y = correlated_regression(20000, 100, 100, seed=0)
-    compare("Ridge 20000x100 (primal)", lambda: Ridge(alpha=1.0).fit(X, y), lambda: sk.Ridge(alpha=1.0).fit(X, y))
+    compare(
+        "Ridge 20000x100 (primal)",
+        lambda: Ridge(alpha=1.0).fit(X, y),
+        lambda: sk.Ridge(alpha=1.0).fit(X, y),
+    )
     X, y = correlated_regression(500, 5000, 50, seed=1)
-    compare("Ridge 500x5000 (dual)", lambda: Ridge(alpha=1.0).fit(X, y), lambda: sk.Ridge(alpha=1.0).fit(X, y))
+    compare(
+        "Ridge 500x5000 (dual)",
+        lambda: Ridge(alpha=1.0).fit(X, y),
+        lambda: sk.Ridge(alpha=1.0).fit(X, y),
+    )
 
     X, y = correlated_regression(5000, 200, 20, seed=2)
     alpha = 0.1
     ours, ref = Lasso(alpha=alpha).fit(X, y), sk.Lasso(alpha=alpha).fit(X, y)
-    print(f"  lasso alpha={alpha}: {np.count_nonzero(ours.coef_)} non-zeros (scikit-learn "
-          f"{np.count_nonzero(ref.coef_)}), sweeps {ours.n_iter_} ({ref.n_iter_}), "
-          f"max |coef difference| {np.max(np.abs(ours.coef_ - ref.coef_)):.1e}")
-    compare("Lasso 5000x200, ~20 non-zeros", lambda: Lasso(alpha=alpha).fit(X, y),
-            lambda: sk.Lasso(alpha=alpha).fit(X, y))
-    compare("ElasticNet 5000x200, l1_ratio=0.5", lambda: ElasticNet(alpha=alpha).fit(X, y),
-            lambda: sk.ElasticNet(alpha=alpha).fit(X, y))
+    print(
+        f"  lasso alpha={alpha}: {np.count_nonzero(ours.coef_)} non-zeros (scikit-learn "
+        f"{np.count_nonzero(ref.coef_)}), sweeps {ours.n_iter_} ({ref.n_iter_}), "
+        f"max |coef difference| {np.max(np.abs(ours.coef_ - ref.coef_)):.1e}"
+    )
+    compare(
+        "Lasso 5000x200, ~20 non-zeros",
+        lambda: Lasso(alpha=alpha).fit(X, y),
+        lambda: sk.Lasso(alpha=alpha).fit(X, y),
+    )
+    compare(
+        "ElasticNet 5000x200, l1_ratio=0.5",
+        lambda: ElasticNet(alpha=alpha).fit(X, y),
+        lambda: sk.ElasticNet(alpha=alpha).fit(X, y),
+    )
 
 
 if __name__ == "__main__":

@@ -12,22 +12,52 @@ from timing import compare
 
 from mllib.linear_model import LogisticRegression
 
-X, y = make_classification(n_samples=20000, n_features=30, n_informative=10, random_state=0)
-X3, y3 = make_classification(n_samples=20000, n_features=30, n_informative=10, n_classes=3, random_state=0)
+X, y = make_classification(
+    n_samples=20000, n_features=30, n_informative=10, random_state=0
+)
+X3, y3 = make_classification(
+    n_samples=20000,
+    n_features=30,
+    n_informative=10,
+    n_classes=3,
+    random_state=0,
+)
 
 for data, label in [((X, y), "binary"), ((X3, y3), "3 classes")]:
-    ours, theirs = LogisticRegression().fit(*data), SkLogisticRegression().fit(*data)
-    gap = np.abs(ours.predict_proba(data[0]) - theirs.predict_proba(data[0])).max()
-    assert gap < 1e-3, f"{label}: the two fits disagree (max probability gap {gap:.2e})"
+    ours, theirs = (
+        LogisticRegression().fit(*data),
+        SkLogisticRegression().fit(*data),
+    )
+    gap = np.abs(
+        ours.predict_proba(data[0]) - theirs.predict_proba(data[0])
+    ).max()
+    assert gap < 1e-3, (
+        f"{label}: the two fits disagree (max probability gap {gap:.2e})"
+    )
     print(f"{label}: max |Δ predict_proba| between the two fits = {gap:.1e}")
 
 print()
-compare("binary, Newton vs scikit-learn lbfgs (default)",
-        lambda: LogisticRegression().fit(X, y), lambda: SkLogisticRegression().fit(X, y), repeat=7)
-compare("binary, Newton vs scikit-learn newton-cholesky",
-        lambda: LogisticRegression().fit(X, y),
-        lambda: SkLogisticRegression(solver="newton-cholesky").fit(X, y), repeat=7)
-compare("binary, lbfgs vs scikit-learn lbfgs",
-        lambda: LogisticRegression(solver="lbfgs").fit(X, y), lambda: SkLogisticRegression().fit(X, y), repeat=7)
-compare("3 classes, Newton vs scikit-learn lbfgs",
-        lambda: LogisticRegression().fit(X3, y3), lambda: SkLogisticRegression().fit(X3, y3), repeat=7)
+compare(
+    "binary, Newton vs scikit-learn lbfgs (default)",
+    lambda: LogisticRegression().fit(X, y),
+    lambda: SkLogisticRegression().fit(X, y),
+    repeat=7,
+)
+compare(
+    "binary, Newton vs scikit-learn newton-cholesky",
+    lambda: LogisticRegression().fit(X, y),
+    lambda: SkLogisticRegression(solver="newton-cholesky").fit(X, y),
+    repeat=7,
+)
+compare(
+    "binary, lbfgs vs scikit-learn lbfgs",
+    lambda: LogisticRegression(solver="lbfgs").fit(X, y),
+    lambda: SkLogisticRegression().fit(X, y),
+    repeat=7,
+)
+compare(
+    "3 classes, Newton vs scikit-learn lbfgs",
+    lambda: LogisticRegression().fit(X3, y3),
+    lambda: SkLogisticRegression().fit(X3, y3),
+    repeat=7,
+)

@@ -21,13 +21,29 @@ def rows():
         passes = ours.n_iter_
 
         def sklearn_fit():
-            return SkPerceptron(penalty=None, alpha=0.0, eta0=1.0, tol=None, shuffle=False, max_iter=passes).fit(X, y)
+            return SkPerceptron(
+                penalty=None,
+                alpha=0.0,
+                eta0=1.0,
+                tol=None,
+                shuffle=False,
+                max_iter=passes,
+            ).fit(X, y)
 
         np.testing.assert_allclose(sklearn_fit().coef_, ours.coef_, atol=1e-12)
         label = f"Perceptron n={n} d={d} ({ours.n_updates_} updates, {passes} passes)"
-        compare(label, lambda: Perceptron(shuffle=False).fit(X, y), sklearn_fit, repeat=3)
-        compare("KernelPerceptron(linear) vs sklearn, same data", lambda: KernelPerceptron(shuffle=False).fit(X, y),
-                sklearn_fit, repeat=3)
+        compare(
+            label,
+            lambda: Perceptron(shuffle=False).fit(X, y),
+            sklearn_fit,
+            repeat=3,
+        )
+        compare(
+            "KernelPerceptron(linear) vs sklearn, same data",
+            lambda: KernelPerceptron(shuffle=False).fit(X, y),
+            sklearn_fit,
+            repeat=3,
+        )
 
 
 if __name__ == "__main__":

@@ -31,25 +31,54 @@ N = 2000
 def svc_rows():
     datasets = {
         "moons, noise 0.3 (d=2)": make_moons(N, noise=0.3, random_state=0),
-        "make_classification (d=10)": make_classification(N, n_features=10, n_informative=5, random_state=0),
+        "make_classification (d=10)": make_classification(
+            N, n_features=10, n_informative=5, random_state=0
+        ),
     }
     for name, (X, y) in datasets.items():
         for C in (1.0, 10.0):
             ours, theirs = SVC(C=C).fit(X, y), sk_svm.SVC(C=C).fit(X, y)
-            assert np.array_equal(ours.support_, theirs.support_) or len(np.setxor1d(ours.support_, theirs.support_)) < 5
-            assert np.abs(ours.decision_function(X) - theirs.decision_function(X)).max() < 1e-2
-            compare(f"SVC rbf C={C:g}, {name}", lambda: SVC(C=C).fit(X, y), lambda: sk_svm.SVC(C=C).fit(X, y))
-            print(f"{'':45s} SMO steps: mllib {ours.n_iter_[0]}, libsvm {theirs.n_iter_[0]}; "
-                  f"{len(ours.support_)} support vectors")
+            assert (
+                np.array_equal(ours.support_, theirs.support_)
+                or len(np.setxor1d(ours.support_, theirs.support_)) < 5
+            )
+            assert (
+                np.abs(
+                    ours.decision_function(X) - theirs.decision_function(X)
+                ).max()
+                < 1e-2
+            )
+            compare(
+                f"SVC rbf C={C:g}, {name}",
+                lambda: SVC(C=C).fit(X, y),
+                lambda: sk_svm.SVC(C=C).fit(X, y),
+            )
+            print(
+                f"{'':45s} SMO steps: mllib {ours.n_iter_[0]}, libsvm {theirs.n_iter_[0]}; "
+                f"{len(ours.support_)} support vectors"
+            )
 
 
 def kernel_ridge_rows():
     X, y = make_friedman1(N, noise=0.5, random_state=0)
-    for kernel, params in [("rbf", dict(gamma=0.5)), ("linear", {}), ("poly", dict(degree=3))]:
+    for kernel, params in [
+        ("rbf", dict(gamma=0.5)),
+        ("linear", {}),
+        ("poly", dict(degree=3)),
+    ]:
         ours = KernelRidge(alpha=0.1, kernel=kernel, **params)
         theirs = SkKernelRidge(alpha=0.1, kernel=kernel, **params)
-        np.testing.assert_allclose(ours.fit(X, y).dual_coef_, theirs.fit(X, y).dual_coef_, rtol=1e-6, atol=1e-8)
-        compare(f"KernelRidge {kernel}, Friedman #1 (d=10)", lambda: ours.fit(X, y), lambda: theirs.fit(X, y))
+        np.testing.assert_allclose(
+            ours.fit(X, y).dual_coef_,
+            theirs.fit(X, y).dual_coef_,
+            rtol=1e-6,
+            atol=1e-8,
+        )
+        compare(
+            f"KernelRidge {kernel}, Friedman #1 (d=10)",
+            lambda: ours.fit(X, y),
+            lambda: theirs.fit(X, y),
+        )
 
 
 def ridge_primal_dual_rows(n=1000):
@@ -58,13 +87,21 @@ def ridge_primal_dual_rows(n=1000):
     print(f"Ridge, n = {n}: primal solve (d x d) vs dual solve (n x n)")
     for d in (50, 200, 1000, 2000, 4000):
         X, y = rng.normal(size=(n, d)), rng.normal(size=n)
-        t_primal = best_time(lambda: Ridge(alpha=1.0, solver="primal").fit(X, y), 3)
-        t_dual = best_time(lambda: Ridge(alpha=1.0, solver="dual").fit(X, y), 3)
-        print(f"  d = {d:5d}: primal {1e3 * t_primal:8.1f} ms, dual {1e3 * t_dual:8.1f} ms")
+        t_primal = best_time(
+            lambda: Ridge(alpha=1.0, solver="primal").fit(X, y), 3
+        )
+        t_dual = best_time(
+            lambda: Ridge(alpha=1.0, solver="dual").fit(X, y), 3
+        )
+        print(
+            f"  d = {d:5d}: primal {1e3 * t_primal:8.1f} ms, dual {1e3 * t_dual:8.1f} ms"
+        )
 
 
 if __name__ == "__main__":
-    print(f"n = {N}; ratio = mllib time / scikit-learn time (best of 5 alternating runs, one process; wall clock, CPU time)")
+    print(
+        f"n = {N}; ratio = mllib time / scikit-learn time (best of 5 alternating runs, one process; wall clock, CPU time)"
+    )
     svc_rows()
     kernel_ridge_rows()
     ridge_primal_dual_rows()

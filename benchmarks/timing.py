@@ -34,6 +34,8 @@ def compare(name, ours, theirs, repeat=5, limit=2.0):
     (t_ours, c_ours), (t_theirs, c_theirs) = best["ours"], best["theirs"]
     ratio = t_ours / t_theirs
     verdict = "ok" if ratio <= limit else f"SLOWER than {limit:g}x"
-    print(f"{name:45s} mllib {1e3 * t_ours:9.2f} ms   scikit-learn {1e3 * t_theirs:9.2f} ms   "
-          f"ratio {ratio:5.2f} (CPU time {c_ours / c_theirs:5.2f})  {verdict}")
+    print(
+        f"{name:45s} mllib {1e3 * t_ours:9.2f} ms   scikit-learn {1e3 * t_theirs:9.2f} ms   "
+        f"ratio {ratio:5.2f} (CPU time {c_ours / c_theirs:5.2f})  {verdict}"
+    )
     return ratio

@@ -15,7 +15,12 @@ import inspect
 import numpy as np
 
 from .metrics import accuracy_score, r2_score
-from .validation import check_array, check_is_fitted, check_n_features, check_X_y
+from .validation import (
+    check_array,
+    check_is_fitted,
+    check_n_features,
+    check_X_y,
+)
 
 
 class BaseEstimator:
@@ -43,7 +48,9 @@ class BaseEstimator:
             value = getattr(self, name)
             params[name] = value
             if deep and isinstance(value, BaseEstimator):
-                params.update({f"{name}__{k}": v for k, v in value.get_params().items()})
+                params.update(
+                    {f"{name}__{k}": v for k, v in value.get_params().items()}
+                )
         return params
 
     def set_params(self, **params):
@@ -64,7 +71,8 @@ class BaseEstimator:
 
     def __repr__(self):
         defaults = {
-            p.name: p.default for p in inspect.signature(type(self).__init__).parameters.values()
+            p.name: p.default
+            for p in inspect.signature(type(self).__init__).parameters.values()
         }
         changed = [
             f"{name}={value!r}"

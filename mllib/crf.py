@@ -39,8 +39,12 @@ def logsumexp(a, axis=None):
     :math:`a-m=-\infty-(-\infty)` would be NaN."""
     m = np.max(a, axis=axis, keepdims=True)
     m = np.where(np.isfinite(m), m, 0.0)
-    with np.errstate(divide="ignore", over="ignore"):   # log 0 = -inf (all -inf); exp overflows only next to +inf
-        return np.squeeze(m, axis=axis) + np.log(np.sum(np.exp(a - m), axis=axis))
+    with np.errstate(
+        divide="ignore", over="ignore"
+    ):  # log 0 = -inf (all -inf); exp overflows only next to +inf
+        return np.squeeze(m, axis=axis) + np.log(
+            np.sum(np.exp(a - m), axis=axis)
+        )
 
 
 def _check_scores(unary, pairwise):
@@ -48,8 +52,10 @@ def _check_scores(unary, pairwise):
     T, k = unary.shape
     pairwise = np.asarray(pairwise, dtype=float)
     if pairwise.shape not in ((k, k), (T - 1, k, k)):
-        raise ValueError(f"pairwise must have shape ({k}, {k}) or ({T - 1}, {k}, {k}) for unary of shape "
-                         f"{unary.shape} (T positions, k labels); got {pairwise.shape}.")
+        raise ValueError(
+            f"pairwise must have shape ({k}, {k}) or ({T - 1}, {k}, {k}) for unary of shape "
+            f"{unary.shape} (T positions, k labels); got {pairwise.shape}."
+        )
     return unary, np.broadcast_to(pairwise, (T - 1, k, k))
 
 
@@ -57,7 +63,10 @@ def sequence_score(unary, pairwise, y):
     r"""The score :math:`s(y)=\sum_tU_{t,y_t}+\sum_{t\ge2}P_{t,y_{t-1},y_t}` of one label sequence."""
     unary, pairwise = _check_scores(unary, pairwise)
     y = np.asarray(y)
-    return unary[np.arange(len(y)), y].sum() + pairwise[np.arange(len(y) - 1), y[:-1], y[1:]].sum()
+    return (
+        unary[np.arange(len(y)), y].sum()
+        + pairwise[np.arange(len(y) - 1), y[:-1], y[1:]].sum()
+    )
 
 
 def forward(unary, pairwise):
@@ -70,7 +79,9 @@ def forward(unary, pairwise):
     log_alpha = np.empty_like(unary)
     log_alpha[0] = unary[0]
     for t in range(1, len(unary)):
-        log_alpha[t] = unary[t] + logsumexp(log_alpha[t - 1][:, None] + pairwise[t - 1], axis=0)
+        log_alpha[t] = unary[t] + logsumexp(
+            log_alpha[t - 1][:, None] + pairwise[t - 1], axis=0
+        )
     return log_alpha
 
 
@@ -80,7 +91,9 @@ def backward(unary, pairwise):
     unary, pairwise = _check_scores(unary, pairwise)
     log_beta = np.zeros_like(unary)
     for t in range(len(unary) - 2, -1, -1):
-        log_beta[t] = logsumexp(pairwise[t] + unary[t + 1] + log_beta[t + 1], axis=1)
+        log_beta[t] = logsumexp(
+            pairwise[t] + unary[t + 1] + log_beta[t + 1], axis=1
+        )
     return log_beta
 
 
@@ -104,7 +117,12 @@ def marginals(unary, pairwise):
     log_alpha, log_beta = forward(unary, pairwise), backward(unary, pairwise)
     log_z = logsumexp(log_alpha[-1])
     node = np.exp(log_alpha + log_beta - log_z)
-    edge = np.exp(log_alpha[:-1, :, None] + pairwise + (unary[1:] + log_beta[1:])[:, None, :] - log_z)
+    edge = np.exp(
+        log_alpha[:-1, :, None]
+        + pairwise
+        + (unary[1:] + log_beta[1:])[:, None, :]
+        - log_z
+    )
     return node, edge, log_z
 
 
@@ -120,7 +138,9 @@ def viterbi(unary, pairwise):
     delta = unary[0].copy()
     best_previous = np.empty((T, k), dtype=int)
     for t in range(1, T):
-        candidates = delta[:, None] + pairwise[t - 1]          # [i, j]: come from i, go to j
+        candidates = (
+            delta[:, None] + pairwise[t - 1]
+        )  # [i, j]: come from i, go to j
         best_previous[t] = np.argmax(candidates, axis=0)
         delta = unary[t] + candidates[best_previous[t], np.arange(k)]
     path = np.empty(T, dtype=int)
@@ -130,7 +150,9 @@ def viterbi(unary, pairwise):
     return path, delta[path[-1]]
 
 
-def negative_log_likelihood_and_gradient(weights, transitions, sequences, labels, alpha=0.0):
+def negative_log_likelihood_and_gradient(
+    weights, transitions, sequences, labels, alpha=0.0
+):
     r"""Average negative log-likelihood of a linear-chain CRF, with an L2 penalty, and its gradient.
 
     .. math:: \ell(W,A)=-\frac1N\sum_{n=1}^N\bigl[s_n(y^{(n)})-\log Z_n\bigr]
@@ -156,18 +178,26 @@ def negative_log_likelihood_and_gradient(weights, transitions, sequences, labels
     grad_transitions : ndarray of shape (k, k)
     """
     k = transitions.shape[0]
-    nll, grad_weights, grad_transitions = 0.0, alpha * weights * len(sequences), alpha * transitions * len(sequences)
+    nll, grad_weights, grad_transitions = (
+        0.0,
+        alpha * weights * len(sequences),
+        alpha * transitions * len(sequences),
+    )
     for x, y in zip(sequences, labels):
         y = np.asarray(y)
         if y.ndim != 1 or len(y) != len(x) or y.min() < 0 or y.max() >= k:
-            raise ValueError(f"each label sequence must be 1-D, as long as its input sequence, with entries "
-                             f"in 0..{k - 1}; got {y!r} for an input of length {len(x)}.")
+            raise ValueError(
+                f"each label sequence must be 1-D, as long as its input sequence, with entries "
+                f"in 0..{k - 1}; got {y!r} for an input of length {len(x)}."
+            )
         unary = x @ weights
         node, edge, log_z = marginals(unary, transitions)
         nll += log_z - sequence_score(unary, transitions, y)
         observed_nodes = np.eye(k)[y]
         grad_weights += x.T @ (node - observed_nodes)
-        grad_transitions += edge.sum(axis=0) - observed_nodes[:-1].T @ observed_nodes[1:]
+        grad_transitions += (
+            edge.sum(axis=0) - observed_nodes[:-1].T @ observed_nodes[1:]
+        )
     N = len(sequences)
     penalty = 0.5 * alpha * (np.sum(weights**2) + np.sum(transitions**2))
     return nll / N + penalty, grad_weights / N, grad_transitions / N
@@ -207,39 +237,69 @@ class LinearChainCRF(BaseEstimator):
         alpha = check_scalar(self.alpha, "alpha", low=0)
         tol = check_scalar(self.tol, "tol", low=0, low_inclusive=False)
         max_iter = check_int(self.max_iter, "max_iter", low=1)
-        sequences = [check_array(x, name="each input sequence") for x in sequences]
+        sequences = [
+            check_array(x, name="each input sequence") for x in sequences
+        ]
         if len(sequences) == 0 or len(sequences) != len(labels):
-            raise ValueError(f"need one label sequence per input sequence, at least one of each; got "
-                             f"{len(sequences)} input and {len(labels)} label sequences.")
-        self.classes_, index = np.unique(np.concatenate(labels), return_inverse=True)
+            raise ValueError(
+                f"need one label sequence per input sequence, at least one of each; got "
+                f"{len(sequences)} input and {len(labels)} label sequences."
+            )
+        self.classes_, index = np.unique(
+            np.concatenate(labels), return_inverse=True
+        )
         bounds = np.cumsum([len(y) for y in labels])[:-1]
         indices = np.split(index, bounds)
         d, k = sequences[0].shape[1], len(self.classes_)
         if any(x.shape[1] != d for x in sequences):
-            raise ValueError(f"every input sequence must have the same number of features; got "
-                             f"{sorted({x.shape[1] for x in sequences})}.")
+            raise ValueError(
+                f"every input sequence must have the same number of features; got "
+                f"{sorted({x.shape[1] for x in sequences})}."
+            )
 
         def objective(theta):
             nll, grad_w, grad_a = negative_log_likelihood_and_gradient(
-                theta[: d * k].reshape(d, k), theta[d * k:].reshape(k, k), sequences, indices, alpha)
+                theta[: d * k].reshape(d, k),
+                theta[d * k :].reshape(k, k),
+                sequences,
+                indices,
+                alpha,
+            )
             return nll, np.concatenate([grad_w.ravel(), grad_a.ravel()])
 
         self.loss_curve_ = []
-        result = minimize(objective, np.zeros(d * k + k * k), jac=True, method="L-BFGS-B",
-                          options=dict(maxiter=max_iter, gtol=tol, ftol=np.finfo(float).eps),
-                          callback=lambda intermediate_result: self.loss_curve_.append(intermediate_result.fun))
+        result = minimize(
+            objective,
+            np.zeros(d * k + k * k),
+            jac=True,
+            method="L-BFGS-B",
+            options=dict(maxiter=max_iter, gtol=tol, ftol=np.finfo(float).eps),
+            callback=lambda intermediate_result: self.loss_curve_.append(
+                intermediate_result.fun
+            ),
+        )
         if not result.success:
-            warnings.warn(f"L-BFGS-B stopped before convergence: {result.message}", ConvergenceWarning)
+            warnings.warn(
+                f"L-BFGS-B stopped before convergence: {result.message}",
+                ConvergenceWarning,
+            )
         self.coef_ = result.x[: d * k].reshape(d, k)
-        self.transitions_ = result.x[d * k:].reshape(k, k)
+        self.transitions_ = result.x[d * k :].reshape(k, k)
         self.n_iter_ = result.nit
         return self
 
     def predict(self, sequences):
         """The Viterbi label sequence of each input sequence, a list of arrays."""
         check_is_fitted(self)
-        sequences = [check_array(x, name="each input sequence") for x in sequences]
+        sequences = [
+            check_array(x, name="each input sequence") for x in sequences
+        ]
         if any(x.shape[1] != self.coef_.shape[0] for x in sequences):
-            raise ValueError(f"every input sequence must have {self.coef_.shape[0]} features, as in fit; got "
-                             f"{sorted({x.shape[1] for x in sequences})}.")
-        return [self.classes_[viterbi(x @ self.coef_, self.transitions_)[0]] for x in sequences]
+            raise ValueError(
+                f"every input sequence must have {self.coef_.shape[0]} features, as in fit; got "
+                f"{sorted({x.shape[1] for x in sequences})}."
+            )
+        return [
+            self.classes_[viterbi(x @ self.coef_, self.transitions_)[0]]
+            for x in sequences
+        ]

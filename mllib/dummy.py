@@ -42,7 +42,9 @@ class DummyRegressor(RegressorMixin, BaseEstimator):
             self.constant_ = float(np.median(y))
         elif self.strategy == "constant":
             if self.constant is None:
-                raise ValueError('strategy="constant" needs a value: pass constant=<float>.')
+                raise ValueError(
+                    'strategy="constant" needs a value: pass constant=<float>.'
+                )
             self.constant_ = float(self.constant)
         else:
             raise ValueError(
@@ -79,10 +81,14 @@ class DummyClassifier(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         if self.strategy not in ("prior", "most_frequent"):
-            raise ValueError(f'strategy must be "prior" or "most_frequent"; got {self.strategy!r}.')
+            raise ValueError(
+                f'strategy must be "prior" or "most_frequent"; got {self.strategy!r}.'
+            )
         X, y = self._validate_data(X, y, reset=True, y_numeric=False)
         self.classes_, y_index = check_classification_targets(y)
-        self.class_prior_ = np.bincount(y_index, minlength=len(self.classes_)) / len(y_index)
+        self.class_prior_ = np.bincount(
+            y_index, minlength=len(self.classes_)
+        ) / len(y_index)
         return self
 
     def predict_proba(self, X):

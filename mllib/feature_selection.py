@@ -50,8 +50,15 @@ class SequentialFeatureSelector(TransformerMixin, BaseEstimator):
     the same folds.
     """
 
-    def __init__(self, estimator, n_features_to_select="auto", tol=None, direction="forward",
-                 scoring=None, cv=5):
+    def __init__(
+        self,
+        estimator,
+        n_features_to_select="auto",
+        tol=None,
+        direction="forward",
+        scoring=None,
+        cv=5,
+    ):
         self.estimator = estimator
         self.n_features_to_select = n_features_to_select
         self.tol = tol
@@ -64,23 +71,42 @@ class SequentialFeatureSelector(TransformerMixin, BaseEstimator):
         X, y = self._validate_data(X, y, reset=True, y_numeric=False)
         n_features = X.shape[1]
         if n_features < 2:
-            raise ValueError(f"Feature selection needs at least 2 features; X has {n_features}.")
+            raise ValueError(
+                f"Feature selection needs at least 2 features; X has {n_features}."
+            )
         if self.direction not in ("forward", "backward"):
-            raise ValueError(f'direction must be "forward" or "backward"; got {self.direction!r}.')
+            raise ValueError(
+                f'direction must be "forward" or "backward"; got {self.direction!r}.'
+            )
         auto = self.n_features_to_select == "auto"
         if auto:
-            target = n_features - 1 if self.tol is not None else n_features // 2
-        elif isinstance(self.n_features_to_select, Integral) and not isinstance(self.n_features_to_select, bool):
+            target = (
+                n_features - 1 if self.tol is not None else n_features // 2
+            )
+        elif isinstance(
+            self.n_features_to_select, Integral
+        ) and not isinstance(self.n_features_to_select, bool):
             if not 0 < self.n_features_to_select < n_features:
-                raise ValueError(f"n_features_to_select must be between 1 and {n_features - 1}; "
-                                 f"got {self.n_features_to_select}.")
+                raise ValueError(
+                    f"n_features_to_select must be between 1 and {n_features - 1}; "
+                    f"got {self.n_features_to_select}."
+                )
             target = self.n_features_to_select
-        elif isinstance(self.n_features_to_select, Real) and 0 < self.n_features_to_select <= 1:
+        elif (
+            isinstance(self.n_features_to_select, Real)
+            and 0 < self.n_features_to_select <= 1
+        ):
             target = int(n_features * self.n_features_to_select)
         else:
-            raise ValueError('n_features_to_select must be "auto", an integer or a fraction in (0, 1]; '
-                             f"got {self.n_features_to_select!r}.")
-        if self.tol is not None and self.tol < 0 and self.direction == "forward":
+            raise ValueError(
+                'n_features_to_select must be "auto", an integer or a fraction in (0, 1]; '
+                f"got {self.n_features_to_select!r}."
+            )
+        if (
+            self.tol is not None
+            and self.tol < 0
+            and self.direction == "forward"
+        ):
             raise ValueError("tol must be non-negative for forward selection.")
         forward = self.direction == "forward"
         # `chosen` marks the features added (forward) or removed (backward) so far.
@@ -93,10 +119,21 @@ class SequentialFeatureSelector(TransformerMixin, BaseEstimator):
                 candidate = chosen.copy()
                 candidate[j] = True
                 columns = candidate if forward else ~candidate
-                scores[j] = cross_val_score(self.estimator, X[:, columns], y, cv=self.cv,
-                                            scoring=self.scoring).mean()
-            j = max(scores, key=scores.get)  # ties: the lowest index, as in scikit-learn
-            if auto and self.tol is not None and scores[j] - best_score < self.tol:
+                scores[j] = cross_val_score(
+                    self.estimator,
+                    X[:, columns],
+                    y,
+                    cv=self.cv,
+                    scoring=self.scoring,
+                ).mean()
+            j = max(
+                scores, key=scores.get
+            )  # ties: the lowest index, as in scikit-learn
+            if (
+                auto
+                and self.tol is not None
+                and scores[j] - best_score < self.tol
+            ):
                 break
             best_score = scores[j]
             chosen[j] = True

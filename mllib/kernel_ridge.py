@@ -51,7 +51,15 @@ class KernelRidge(RegressorMixin, BaseEstimator):
     n_features_in_ : int
     """
 
-    def __init__(self, alpha=1.0, kernel="linear", gamma=None, degree=3, coef0=1, kernel_params=None):
+    def __init__(
+        self,
+        alpha=1.0,
+        kernel="linear",
+        gamma=None,
+        degree=3,
+        coef0=1,
+        kernel_params=None,
+    ):
         self.alpha = alpha
         self.kernel = kernel
         self.gamma = gamma
@@ -65,8 +73,10 @@ class KernelRidge(RegressorMixin, BaseEstimator):
         alpha = check_scalar(self.alpha, "alpha", low=0)
         K = self._kernel(X, X)
         if not is_psd_by_construction(self.kernel, self.degree, self.coef0):
-            check_psd(K, name="The Gram matrix of the kernel on the training data")
-        K[np.diag_indices_from(K)] += alpha              # K + lambda I, formed in place
+            check_psd(
+                K, name="The Gram matrix of the kernel on the training data"
+            )
+        K[np.diag_indices_from(K)] += alpha  # K + lambda I, formed in place
         try:
             factor = cho_factor(K, lower=True, check_finite=False)
         except LinAlgError:
@@ -86,5 +96,14 @@ class KernelRidge(RegressorMixin, BaseEstimator):
 
     def _kernel(self, X, Y):
         if callable(self.kernel):
-            return pairwise_kernels(X, Y, self.kernel, **(self.kernel_params or {}))
-        return pairwise_kernels(X, Y, self.kernel, gamma=self.gamma, degree=self.degree, coef0=self.coef0)
+            return pairwise_kernels(
+                X, Y, self.kernel, **(self.kernel_params or {})
+            )
+        return pairwise_kernels(
+            X,
+            Y,
+            self.kernel,
+            gamma=self.gamma,
+            degree=self.degree,
+            coef0=self.coef0,
+        )

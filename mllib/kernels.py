@@ -144,7 +144,9 @@ def anova_kernel(X, Y=None):
     """
     X, Y = _check_pair(X, Y)
     K = np.ones((len(X), len(Y)))
-    for k in range(X.shape[1]):  # d rank-one factors, each over all pairs at once
+    for k in range(
+        X.shape[1]
+    ):  # d rank-one factors, each over all pairs at once
         K *= 1.0 + np.outer(X[:, k], Y[:, k])
     return K
 
@@ -221,9 +223,15 @@ def pairwise_kernels(X, Y=None, metric="linear", **params):
             )
         return K
     if metric not in KERNELS:
-        raise ValueError(f"Unknown kernel {metric!r}; use one of {sorted(KERNELS)} or a callable.")
+        raise ValueError(
+            f"Unknown kernel {metric!r}; use one of {sorted(KERNELS)} or a callable."
+        )
     function = KERNELS[metric]
-    return function(X, Y, **{k: v for k, v in params.items() if k in _KERNEL_PARAMS[function]})
+    return function(
+        X,
+        Y,
+        **{k: v for k, v in params.items() if k in _KERNEL_PARAMS[function]},
+    )
 
 
 def is_psd_by_construction(kernel, degree=3, coef0=1):
@@ -270,7 +278,9 @@ def check_psd(K, *, tol=1e-8, name="K"):
     """
     K = check_array(K, name=name)
     if K.shape[0] != K.shape[1]:
-        raise ValueError(f"{name} must be a square Gram matrix; got shape {K.shape}.")
+        raise ValueError(
+            f"{name} must be a square Gram matrix; got shape {K.shape}."
+        )
     scale = np.abs(K).max()
     asymmetry = np.abs(K - K.T).max()
     if asymmetry > tol * scale:

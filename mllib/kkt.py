@@ -34,7 +34,9 @@ class KKTResiduals(NamedTuple):
         return max(self)
 
 
-def kkt_residuals(grad_f, *, g=None, jac_g=None, lam=None, h=None, jac_h=None, nu=None):
+def kkt_residuals(
+    grad_f, *, g=None, jac_g=None, lam=None, h=None, jac_h=None, nu=None
+):
     r"""Residuals of the KKT conditions, each as a max-norm.
 
     Parameters

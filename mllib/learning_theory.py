@@ -15,19 +15,25 @@ import numpy as np
 
 def _check_sample_size_and_confidence(n, delta):
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"n must be a positive integer (a sample size); got {n!r}.")
+        raise ValueError(
+            f"n must be a positive integer (a sample size); got {n!r}."
+        )
     _check_confidence(delta)
 
 
 def _check_growth(growth_2n):
     # a growth function counts labellings, so it is at least 1; a smaller value would shrink the bound
     if not growth_2n >= 1:
-        raise ValueError(f"growth_2n must be >= 1 (a number of labellings); got {growth_2n!r}.")
+        raise ValueError(
+            f"growth_2n must be >= 1 (a number of labellings); got {growth_2n!r}."
+        )
 
 
 def _check_confidence(delta):
     if not 0 < delta < 1:
-        raise ValueError(f"delta must be in (0, 1) (the allowed failure probability); got {delta!r}.")
+        raise ValueError(
+            f"delta must be in (0, 1) (the allowed failure probability); got {delta!r}."
+        )
 
 
 def hoeffding_radius(n, delta):
@@ -55,7 +61,9 @@ def occam_radius(n, prior, delta, *, realizable=False):
     """
     _check_sample_size_and_confidence(n, delta)
     if not 0 < prior <= 1:
-        raise ValueError(f"prior must be in (0, 1] (a weight of a distribution over hypotheses); got {prior!r}.")
+        raise ValueError(
+            f"prior must be in (0, 1] (a weight of a distribution over hypotheses); got {prior!r}."
+        )
     log_term = math.log(1 / prior) + math.log(1 / delta)
     return log_term / n if realizable else math.sqrt(log_term / (2 * n))
 
@@ -74,7 +82,9 @@ def sample_complexity(epsilon, delta, n_hypotheses, *, realizable=False):
         raise ValueError(f"epsilon must be in (0, 1); got {epsilon!r}.")
     _check_confidence(delta)
     if not n_hypotheses >= 1:
-        raise ValueError(f"n_hypotheses must be >= 1 (the size of a non-empty class); got {n_hypotheses!r}.")
+        raise ValueError(
+            f"n_hypotheses must be >= 1 (the size of a non-empty class); got {n_hypotheses!r}."
+        )
     if realizable:
         return math.ceil(math.log(n_hypotheses / delta) / epsilon)
     return math.ceil(2 * math.log(2 * n_hypotheses / delta) / epsilon**2)
@@ -84,7 +94,9 @@ def sauer_bound(n, d):
     r"""Sauer's lemma: a class of VC dimension :math:`d` has growth function
     :math:`\Pi(n)\le\sum_{i=0}^{d}\binom ni` (an exact integer; :math:`2^n` when :math:`n\le d`)."""
     if n < 0 or d < 0:
-        raise ValueError(f"n and d must be non-negative integers; got n={n!r}, d={d!r}.")
+        raise ValueError(
+            f"n and d must be non-negative integers; got n={n!r}, d={d!r}."
+        )
     return sum(math.comb(n, i) for i in range(min(n, d) + 1))
 
 
@@ -97,8 +109,10 @@ def count_dichotomies(labels):
     """
     labels = np.asarray(labels)
     if labels.ndim != 2:
-        raise ValueError(f"labels must be 2-D, one row per hypothesis and one column per point; got "
-                         f"shape {labels.shape}.")
+        raise ValueError(
+            f"labels must be 2-D, one row per hypothesis and one column per point; got "
+            f"shape {labels.shape}."
+        )
     return len(np.unique(labels, axis=0))
 
 
@@ -128,6 +142,8 @@ def vc_bound_realizable(n, growth_2n, delta):
     _check_sample_size_and_confidence(n, delta)
     _check_growth(growth_2n)
     if growth_2n / delta < 8:
-        raise ValueError(f"the bound needs growth_2n / delta >= 8 (so that n * epsilon >= 8); got "
-                         f"{growth_2n / delta:.3g}. Use a smaller delta.")
+        raise ValueError(
+            f"the bound needs growth_2n / delta >= 8 (so that n * epsilon >= 8); got "
+            f"{growth_2n / delta:.3g}. Use a smaller delta."
+        )
     return 2 / n * math.log2(2 * growth_2n / delta)

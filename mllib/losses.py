@@ -51,7 +51,9 @@ class Loss:
 
     def derivative(self, z):
         """:math:`\\ell'(z)`; at a kink, the subgradient documented for the loss."""
-        return self.subgradient(check_array(z, name=self.argument, ensure_2d=False))
+        return self.subgradient(
+            check_array(z, name=self.argument, ensure_2d=False)
+        )
 
 
 # --- regression losses, functions of r = y - ŷ ---
@@ -76,30 +78,44 @@ def huber(delta=1.0):
     return Loss(
         f"huber(delta={delta:g})",
         "residual",
-        lambda r: np.where(np.abs(r) <= delta, 0.5 * r**2, delta * (np.abs(r) - 0.5 * delta)),
+        lambda r: np.where(
+            np.abs(r) <= delta, 0.5 * r**2, delta * (np.abs(r) - 0.5 * delta)
+        ),
         lambda r: np.clip(r, -delta, delta),
     )
 
 
 # --- classification losses, functions of m = y f(x) ---
 
-zero_one = Loss("0-1", "margin", lambda m: (m <= 0).astype(float), np.zeros_like)
+zero_one = Loss(
+    "0-1", "margin", lambda m: (m <= 0).astype(float), np.zeros_like
+)
 """0-1 loss :math:`\\mathbb 1[m\\le 0]` (a tie :math:`f(x)=0` counts as an error). Its derivative is
 0 wherever it exists, so gradients carry no information: the reason for convex surrogates."""
 
-hinge = Loss("hinge", "margin", lambda m: np.maximum(0.0, 1 - m), lambda m: np.where(m < 1, -1.0, 0.0))
+hinge = Loss(
+    "hinge",
+    "margin",
+    lambda m: np.maximum(0.0, 1 - m),
+    lambda m: np.where(m < 1, -1.0, 0.0),
+)
 """Hinge (SVM) loss :math:`\\max(0, 1-m)`; subgradient 0 at the kink :math:`m=1`
 (where :math:`\\partial\\ell = [-1, 0]`)."""
 
-logistic = Loss("logistic", "margin", lambda m: np.logaddexp(0.0, -m), lambda m: -expit(-m))
+logistic = Loss(
+    "logistic", "margin", lambda m: np.logaddexp(0.0, -m), lambda m: -expit(-m)
+)
 """Logistic loss :math:`\\log(1+e^{-m})`, computed as ``logaddexp(0, -m)`` (no overflow for
 :math:`m\\ll 0`); derivative :math:`-\\sigma(-m)`."""
 
-exponential = Loss("exponential", "margin", lambda m: np.exp(-m), lambda m: -np.exp(-m))
+exponential = Loss(
+    "exponential", "margin", lambda m: np.exp(-m), lambda m: -np.exp(-m)
+)
 """Exponential loss :math:`e^{-m}` (AdaBoost's); derivative :math:`-e^{-m}`."""
 
 
 # --- multiclass losses, functions of a score matrix and the true classes ---
+
 
 def multiclass_hinge(scores, y, cost=None, *, return_argmax=False):
     r"""Multiclass (Crammer–Singer, structured) hinge loss, one value per sample.
@@ -135,12 +151,21 @@ def multiclass_hinge(scores, y, cost=None, *, return_argmax=False):
     scores = check_array(scores, name="scores")
     n, K = scores.shape
     y = np.asarray(y)
-    if y.shape != (n,) or y.dtype.kind not in "iu" or y.min() < 0 or y.max() >= K:
-        raise ValueError(f"y must hold one integer class in 0..{K - 1} per row of scores; got {y!r}.")
+    if (
+        y.shape != (n,)
+        or y.dtype.kind not in "iu"
+        or y.min() < 0
+        or y.max() >= K
+    ):
+        raise ValueError(
+            f"y must hold one integer class in 0..{K - 1} per row of scores; got {y!r}."
+        )
     cost = 1.0 - np.eye(K) if cost is None else check_array(cost, name="cost")
     if cost.shape != (K, K) or np.any(np.diag(cost) != 0):
-        raise ValueError(f"cost must be a ({K}, {K}) matrix with a zero diagonal (no cost for the true "
-                         f"class, else the loss never reaches 0); got shape {cost.shape}.")
+        raise ValueError(
+            f"cost must be a ({K}, {K}) matrix with a zero diagonal (no cost for the true "
+            f"class, else the loss never reaches 0); got shape {cost.shape}."
+        )
     augmented = cost[y] + scores - scores[np.arange(n), y][:, None]
     argmax = np.argmax(augmented, axis=1)
     loss = augmented[np.arange(n), argmax]

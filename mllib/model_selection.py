@@ -19,12 +19,23 @@ import numpy as np
 
 from .base import BaseEstimator, clone
 from .metrics import accuracy_score, mean_squared_error, r2_score
-from .validation import check_classification_targets, check_is_fitted, check_random_state, check_X_y
+from .validation import (
+    check_classification_targets,
+    check_is_fitted,
+    check_random_state,
+    check_X_y,
+)
 
 
 def _check_n_splits(n_splits, n_samples):
-    if isinstance(n_splits, bool) or not isinstance(n_splits, numbers.Integral) or n_splits < 2:
-        raise ValueError(f"n_splits must be an integer of at least 2; got {n_splits!r}.")
+    if (
+        isinstance(n_splits, bool)
+        or not isinstance(n_splits, numbers.Integral)
+        or n_splits < 2
+    ):
+        raise ValueError(
+            f"n_splits must be an integer of at least 2; got {n_splits!r}."
+        )
     if n_splits > n_samples:
         raise ValueError(
             f"Cannot make n_splits={n_splits} folds from {n_samples} samples; each fold needs "
@@ -69,7 +80,9 @@ class KFold:
         """Fold number of every sample, shape (n_samples,)."""
         order = np.arange(n_samples)
         if self.shuffle:
-            order = check_random_state(self.random_state).permutation(n_samples)
+            order = check_random_state(self.random_state).permutation(
+                n_samples
+            )
         sizes = np.full(self.n_splits, n_samples // self.n_splits)
         sizes[: n_samples % self.n_splits] += 1
         folds = np.empty(n_samples, dtype=int)
@@ -97,21 +110,31 @@ class StratifiedKFold(KFold):
 
     def _test_folds(self, n_samples, y):
         if y is None:
-            raise ValueError("StratifiedKFold needs the class labels y to stratify on.")
+            raise ValueError(
+                "StratifiedKFold needs the class labels y to stratify on."
+            )
         _, y_index = check_classification_targets(y)
         # Renumber classes by first appearance, as scikit-learn does.
         _, first_seen = np.unique(y_index, return_index=True)
         y_encoded = np.argsort(np.argsort(first_seen))[y_index]
         n_classes = len(first_seen)
         if np.all(self.n_splits > np.bincount(y_encoded)):
-            raise ValueError(f"n_splits={self.n_splits} is more than every class's size.")
+            raise ValueError(
+                f"n_splits={self.n_splits} is more than every class's size."
+            )
         dealt = np.sort(y_encoded)
-        allocation = np.array([np.bincount(dealt[k :: self.n_splits], minlength=n_classes)
-                               for k in range(self.n_splits)])
+        allocation = np.array(
+            [
+                np.bincount(dealt[k :: self.n_splits], minlength=n_classes)
+                for k in range(self.n_splits)
+            ]
+        )
         rng = check_random_state(self.random_state) if self.shuffle else None
         folds = np.empty(n_samples, dtype=int)
         for c in range(n_classes):
-            folds_for_class = np.repeat(np.arange(self.n_splits), allocation[:, c])
+            folds_for_class = np.repeat(
+                np.arange(self.n_splits), allocation[:, c]
+            )
             if rng is not None:
                 rng.shuffle(folds_for_class)
             folds[y_encoded == c] = folds_for_class
@@ -133,7 +156,9 @@ class LeaveOneOut:
             yield np.delete(everything, i), np.array([i])
 
 
-def train_test_split(*arrays, test_size=0.25, random_state=None, shuffle=True, stratify=None):
+def train_test_split(
+    *arrays, test_size=0.25, random_state=None, shuffle=True, stratify=None
+):
     """Split arrays into a training and a test part: returns ``[a_train, a_test, b_train, ...]``.
 
     The test set has ``ceil(test_size * n)`` samples (or ``test_size`` samples if it is an
@@ -146,20 +171,32 @@ def train_test_split(*arrays, test_size=0.25, random_state=None, shuffle=True, s
         raise ValueError("train_test_split needs at least one array to split.")
     n = len(arrays[0])
     if any(len(a) != n for a in arrays):
-        raise ValueError(f"All arrays must have the same length; got {[len(a) for a in arrays]}.")
-    if isinstance(test_size, numbers.Integral) and not isinstance(test_size, bool):
+        raise ValueError(
+            f"All arrays must have the same length; got {[len(a) for a in arrays]}."
+        )
+    if isinstance(test_size, numbers.Integral) and not isinstance(
+        test_size, bool
+    ):
         n_test = int(test_size)
     elif isinstance(test_size, numbers.Real) and 0 < test_size < 1:
         n_test = int(np.ceil(test_size * n))
     else:
-        raise ValueError(f"test_size must be a float in (0, 1) or an int; got {test_size!r}.")
+        raise ValueError(
+            f"test_size must be a float in (0, 1) or an int; got {test_size!r}."
+        )
     if not 1 <= n_test <= n - 1:
-        raise ValueError(f"test_size={test_size!r} leaves {n_test} of {n} samples for testing; "
-                         "both parts need at least one sample.")
+        raise ValueError(
+            f"test_size={test_size!r} leaves {n_test} of {n} samples for testing; "
+            "both parts need at least one sample."
+        )
     if stratify is not None:
         if not shuffle:
-            raise ValueError("stratify needs shuffle=True (a stratified split is random).")
-        test = _stratified_test_indices(np.asarray(stratify), n_test, check_random_state(random_state))
+            raise ValueError(
+                "stratify needs shuffle=True (a stratified split is random)."
+            )
+        test = _stratified_test_indices(
+            np.asarray(stratify), n_test, check_random_state(random_state)
+        )
         train = np.setdiff1d(np.arange(n), test)
     elif shuffle:
         permutation = check_random_state(random_state).permutation(n)
@@ -174,20 +211,36 @@ def _stratified_test_indices(labels, n_test, rng):
     counts = np.bincount(y_index)
     share = n_test * counts / counts.sum()
     per_class = np.floor(share).astype(int)
-    leftover = np.argsort(-(share - per_class), kind="stable")[: n_test - per_class.sum()]
+    leftover = np.argsort(-(share - per_class), kind="stable")[
+        : n_test - per_class.sum()
+    ]
     per_class[leftover] += 1
-    return np.sort(np.concatenate([
-        rng.choice(np.flatnonzero(y_index == c), size=per_class[c], replace=False)
-        for c in range(len(classes))
-    ]))
+    return np.sort(
+        np.concatenate(
+            [
+                rng.choice(
+                    np.flatnonzero(y_index == c),
+                    size=per_class[c],
+                    replace=False,
+                )
+                for c in range(len(classes))
+            ]
+        )
+    )
 
 
 def _take(array, index):
-    return array[index] if isinstance(array, np.ndarray) else [array[i] for i in index]
+    return (
+        array[index]
+        if isinstance(array, np.ndarray)
+        else [array[i] for i in index]
+    )
 
 
 _SCORERS = {
-    "neg_mean_squared_error": lambda est, X, y: -mean_squared_error(y, est.predict(X)),
+    "neg_mean_squared_error": lambda est, X, y: (
+        -mean_squared_error(y, est.predict(X))
+    ),
     "r2": lambda est, X, y: r2_score(y, est.predict(X)),
     "accuracy": lambda est, X, y: accuracy_score(y, est.predict(X)),
 }
@@ -200,7 +253,9 @@ def get_scorer(scoring):
     if callable(scoring):
         return scoring
     if scoring not in _SCORERS:
-        raise ValueError(f"Unknown scoring {scoring!r}; use None, a callable, or one of {sorted(_SCORERS)}.")
+        raise ValueError(
+            f"Unknown scoring {scoring!r}; use None, a callable, or one of {sorted(_SCORERS)}."
+        )
     return _SCORERS[scoring]
 
 
@@ -215,7 +270,9 @@ def check_cv(cv, *, classifier=False):
     try:
         return _FixedSplits(list(cv))
     except TypeError:
-        raise ValueError(f"cv must be None, an int, a splitter or an iterable of splits; got {cv!r}.") from None
+        raise ValueError(
+            f"cv must be None, an int, a splitter or an iterable of splits; got {cv!r}."
+        ) from None
 
 
 class _FixedSplits:
@@ -227,7 +284,9 @@ class _FixedSplits:
 
 
 def _is_classifier(estimator):
-    if hasattr(estimator, "__sklearn_tags__"):  # a scikit-learn estimator (1.6+ keeps its type in tags)
+    if hasattr(
+        estimator, "__sklearn_tags__"
+    ):  # a scikit-learn estimator (1.6+ keeps its type in tags)
         return estimator.__sklearn_tags__().estimator_type == "classifier"
     return getattr(estimator, "_estimator_type", None) == "classifier"
 
@@ -249,8 +308,10 @@ def cross_val_score(estimator, X, y, *, cv=None, scoring=None):
     X, y = check_X_y(X, y, y_numeric=False)
     splitter = check_cv(cv, classifier=_is_classifier(estimator))
     scorer = get_scorer(scoring)
-    scores = [scorer(clone(estimator).fit(X[train], y[train]), X[test], y[test])
-              for train, test in splitter.split(X, y)]
+    scores = [
+        scorer(clone(estimator).fit(X[train], y[train]), X[test], y[test])
+        for train, test in splitter.split(X, y)
+    ]
     return np.array(scores, dtype=float)
 
 
@@ -259,10 +320,18 @@ def _parameter_grid(param_grid):
     grids = [param_grid] if isinstance(param_grid, dict) else list(param_grid)
     for grid in grids:
         if not isinstance(grid, dict):
-            raise ValueError(f"param_grid must be a dict or a list of dicts; got {grid!r}.")
+            raise ValueError(
+                f"param_grid must be a dict or a list of dicts; got {grid!r}."
+            )
         for name, values in grid.items():
-            if isinstance(values, (str, bytes)) or not hasattr(values, "__len__") or len(values) == 0:
-                raise ValueError(f"param_grid[{name!r}] must be a non-empty list of values; got {values!r}.")
+            if (
+                isinstance(values, (str, bytes))
+                or not hasattr(values, "__len__")
+                or len(values) == 0
+            ):
+                raise ValueError(
+                    f"param_grid[{name!r}] must be a non-empty list of values; got {values!r}."
+                )
         names = sorted(grid)
         for combination in product(*(grid[name] for name in names)):
             yield dict(zip(names, combination))
@@ -301,26 +370,46 @@ class GridSearchCV(BaseEstimator):
         X, y = check_X_y(X, y, y_numeric=False)
         candidates = list(_parameter_grid(self.param_grid))
         # Materialise the splits once, so every candidate sees the same folds.
-        splits = list(check_cv(self.cv, classifier=_is_classifier(self.estimator)).split(X, y))
-        scores = np.array([
-            cross_val_score(clone(self.estimator).set_params(**params), X, y, cv=splits, scoring=self.scoring)
-            for params in candidates
-        ])
+        splits = list(
+            check_cv(self.cv, classifier=_is_classifier(self.estimator)).split(
+                X, y
+            )
+        )
+        scores = np.array(
+            [
+                cross_val_score(
+                    clone(self.estimator).set_params(**params),
+                    X,
+                    y,
+                    cv=splits,
+                    scoring=self.scoring,
+                )
+                for params in candidates
+            ]
+        )
         mean = scores.mean(axis=1)
         # rank 1 is best; equal means share the smaller rank ("min" ranking, as in scikit-learn)
         rank = np.array([1 + np.sum(mean > m) for m in mean])
         results = {"params": candidates}
         for name in sorted({name for params in candidates for name in params}):
-            results[f"param_{name}"] = [params.get(name) for params in candidates]
+            results[f"param_{name}"] = [
+                params.get(name) for params in candidates
+            ]
         for k in range(len(splits)):
             results[f"split{k}_test_score"] = scores[:, k]
-        results.update(mean_test_score=mean, std_test_score=scores.std(axis=1), rank_test_score=rank)
+        results.update(
+            mean_test_score=mean,
+            std_test_score=scores.std(axis=1),
+            rank_test_score=rank,
+        )
         self.cv_results_ = results
         self.n_splits_ = len(splits)
         self.best_index_ = int(np.argmin(rank))
         self.best_params_ = candidates[self.best_index_]
         self.best_score_ = float(mean[self.best_index_])
-        self.best_estimator_ = clone(self.estimator).set_params(**self.best_params_).fit(X, y)
+        self.best_estimator_ = (
+            clone(self.estimator).set_params(**self.best_params_).fit(X, y)
+        )
         return self
 
     def predict(self, X):
@@ -332,4 +421,3 @@ class GridSearchCV(BaseEstimator):
         """The chosen ``scoring`` of ``best_estimator_`` on ``X, y``."""
         check_is_fitted(self)
         return get_scorer(self.scoring)(self.best_estimator_, X, y)
-

@@ -24,8 +24,10 @@ def _binary_score(estimator, X):
         return np.ravel(estimator.decision_function(X))
     if hasattr(estimator, "predict_proba"):
         return estimator.predict_proba(X)[:, 1]
-    raise ValueError(f"{type(estimator).__name__} has neither decision_function nor predict_proba; "
-                     "a multiclass reduction needs a real-valued score from each binary classifier.")
+    raise ValueError(
+        f"{type(estimator).__name__} has neither decision_function nor predict_proba; "
+        "a multiclass reduction needs a real-valued score from each binary classifier."
+    )
 
 
 class OneVsRestClassifier(ClassifierMixin, BaseEstimator):
@@ -57,9 +59,16 @@ class OneVsRestClassifier(ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         """Fit the K one-vs-rest classifiers on ``X`` of shape (n_samples, n_features); return self."""
         X, y = self._validate_data(X, y, reset=True, y_numeric=False)
-        self.classes_, y_index = check_classification_targets(y, estimator_name="OneVsRestClassifier")
-        positives = [1] if len(self.classes_) == 2 else range(len(self.classes_))
-        self.estimators_ = [clone(self.estimator).fit(X, (y_index == c).astype(int)) for c in positives]
+        self.classes_, y_index = check_classification_targets(
+            y, estimator_name="OneVsRestClassifier"
+        )
+        positives = (
+            [1] if len(self.classes_) == 2 else range(len(self.classes_))
+        )
+        self.estimators_ = [
+            clone(self.estimator).fit(X, (y_index == c).astype(int))
+            for c in positives
+        ]
         return self
 
     def decision_function(self, X):
@@ -67,7 +76,9 @@ class OneVsRestClassifier(ClassifierMixin, BaseEstimator):
         without ``decision_function`` these are its positive-class probabilities (scikit-learn's
         ``OneVsRestClassifier`` has no ``decision_function`` then)."""
         X = self._validate_data(X, reset=False)
-        scores = np.column_stack([_binary_score(e, X) for e in self.estimators_])
+        scores = np.column_stack(
+            [_binary_score(e, X) for e in self.estimators_]
+        )
         return scores.ravel() if len(self.classes_) == 2 else scores
 
     def predict_proba(self, X):
@@ -77,7 +88,9 @@ class OneVsRestClassifier(ClassifierMixin, BaseEstimator):
         multiclass probabilities; they only share the argmax with the raw scores.
         """
         X = self._validate_data(X, reset=False)
-        p = np.column_stack([e.predict_proba(X)[:, 1] for e in self.estimators_])
+        p = np.column_stack(
+            [e.predict_proba(X)[:, 1] for e in self.estimators_]
+        )
         if len(self.classes_) == 2:
             return np.column_stack([1 - p[:, 0], p[:, 0]])
         return p / p.sum(axis=1, keepdims=True)
@@ -85,9 +98,15 @@ class OneVsRestClassifier(ClassifierMixin, BaseEstimator):
     def predict(self, X):
         """The class with the largest score (the first one on a tie), shape (n_samples,)."""
         X = self._validate_data(X, reset=False)
-        scores = np.column_stack([_binary_score(e, X) for e in self.estimators_])
+        scores = np.column_stack(
+            [_binary_score(e, X) for e in self.estimators_]
+        )
         if len(self.classes_) == 2:
-            threshold = 0.0 if hasattr(self.estimators_[0], "decision_function") else 0.5
+            threshold = (
+                0.0
+                if hasattr(self.estimators_[0], "decision_function")
+                else 0.5
+            )
             return self.classes_[(scores[:, 0] > threshold).astype(int)]
         return self.classes_[np.argmax(scores, axis=1)]
 
@@ -124,13 +143,19 @@ class OneVsOneClassifier(ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         """Fit the K(K-1)/2 pairwise classifiers on ``X`` of shape (n_samples, n_features); return self."""
         X, y = self._validate_data(X, y, reset=True, y_numeric=False)
-        self.classes_, y_index = check_classification_targets(y, estimator_name="OneVsOneClassifier")
+        self.classes_, y_index = check_classification_targets(
+            y, estimator_name="OneVsOneClassifier"
+        )
         K = len(self.classes_)
         self.pairs_ = [(i, j) for i in range(K) for j in range(i + 1, K)]
         self.estimators_ = []
         for i, j in self.pairs_:
             rows = (y_index == i) | (y_index == j)
-            self.estimators_.append(clone(self.estimator).fit(X[rows], (y_index[rows] == j).astype(int)))
+            self.estimators_.append(
+                clone(self.estimator).fit(
+                    X[rows], (y_index[rows] == j).astype(int)
+                )
+            )
         return self
 
     def decision_function(self, X):

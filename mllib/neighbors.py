@@ -24,7 +24,11 @@ import numpy as np
 
 from .base import BaseEstimator, ClassifierMixin, RegressorMixin
 from .kernels import squared_euclidean_distances
-from .validation import check_classification_targets, check_int, check_is_fitted
+from .validation import (
+    check_classification_targets,
+    check_int,
+    check_is_fitted,
+)
 
 #: Squared distances per chunk of queries (about 16 MB of float64).
 CHUNK_ENTRIES = 2**21
@@ -38,7 +42,9 @@ class _KNeighborsBase(BaseEstimator):
     def _store(self, X, y):
         check_int(self.n_neighbors, "n_neighbors", low=1)
         if self.weights not in ("uniform", "distance"):
-            raise ValueError(f'weights must be "uniform" or "distance"; got {self.weights!r}.')
+            raise ValueError(
+                f'weights must be "uniform" or "distance"; got {self.weights!r}.'
+            )
         self._fit_X, self._y = X.copy(), y
         self.n_samples_fit_ = len(X)
         return self
@@ -58,17 +64,28 @@ class _KNeighborsBase(BaseEstimator):
         X = self._validate_data(X, reset=False)
         k = self.n_neighbors if n_neighbors is None else n_neighbors
         if not 1 <= k <= self.n_samples_fit_:
-            raise ValueError(f"n_neighbors={k} must be between 1 and the number of training samples, "
-                             f"{self.n_samples_fit_}.")
+            raise ValueError(
+                f"n_neighbors={k} must be between 1 and the number of training samples, "
+                f"{self.n_samples_fit_}."
+            )
         chunk = max(1, CHUNK_ENTRIES // self.n_samples_fit_)
-        distances, indices = np.empty((len(X), k)), np.empty((len(X), k), dtype=np.intp)
+        distances, indices = (
+            np.empty((len(X), k)),
+            np.empty((len(X), k), dtype=np.intp),
+        )
         for start in range(0, len(X), chunk):
             rows = slice(start, start + chunk)
             squared = squared_euclidean_distances(X[rows], self._fit_X)
-            nearest = np.sort(np.argpartition(squared, k - 1, axis=1)[:, :k], axis=1)  # the k smallest, any order
+            nearest = np.sort(
+                np.argpartition(squared, k - 1, axis=1)[:, :k], axis=1
+            )  # the k smallest, any order
             # recompute the k distances directly: exact zeros for coinciding points, no cancellation
-            exact = np.linalg.norm(X[rows, None, :] - self._fit_X[nearest], axis=2)
-            order = np.argsort(exact, axis=1, kind="stable")   # stable: ties keep the smaller index first
+            exact = np.linalg.norm(
+                X[rows, None, :] - self._fit_X[nearest], axis=2
+            )
+            order = np.argsort(
+                exact, axis=1, kind="stable"
+            )  # stable: ties keep the smaller index first
             indices[rows] = np.take_along_axis(nearest, order, axis=1)
             distances[rows] = np.take_along_axis(exact, order, axis=1)
         return (distances, indices) if return_distance else indices
@@ -81,7 +98,9 @@ class _KNeighborsBase(BaseEstimator):
         exact = distances == 0
         with np.errstate(divide="ignore"):
             votes = 1.0 / distances
-        on_a_point = exact.any(axis=1)   # the query is a training point: only the coinciding ones vote
+        on_a_point = exact.any(
+            axis=1
+        )  # the query is a training point: only the coinciding ones vote
         votes[on_a_point] = exact[on_a_point]
         return indices, votes
 

@@ -25,7 +25,9 @@ def show_source(obj):
             return None
 
         def _repr_markdown_(self):
-            fence = "`" * max(3, 1 + max(map(len, re.findall("`+", self.data)), default=0))
+            fence = "`" * max(
+                3, 1 + max(map(len, re.findall("`+", self.data)), default=0)
+            )
             return f"{fence}python\n{self.data.rstrip()}\n{fence}"
 
     return SourceCode(source, language="python")

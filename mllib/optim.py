@@ -105,14 +105,20 @@ class Cosine:
 
     def __call__(self, t):
         progress = min(t - 1, self.total) / self.total
-        return self.eta_min + 0.5 * (self.eta0 - self.eta_min) * (1 + math.cos(math.pi * progress))
+        return self.eta_min + 0.5 * (self.eta0 - self.eta_min) * (
+            1 + math.cos(math.pi * progress)
+        )
 
 
 def as_schedule(step_size):
     """A positive number becomes :class:`Constant`; a callable is used as ``schedule(t)``."""
     if callable(step_size):
         return step_size
-    if isinstance(step_size, bool) or not isinstance(step_size, numbers.Real) or not step_size > 0:
+    if (
+        isinstance(step_size, bool)
+        or not isinstance(step_size, numbers.Real)
+        or not step_size > 0
+    ):
         raise ValueError(
             f"step_size must be positive (a number or a schedule t -> eta_t); got {step_size!r}."
         )
@@ -121,13 +127,21 @@ def as_schedule(step_size):
 
 def _check_step(eta, t):
     if not (np.isfinite(eta) and eta > 0):
-        raise ValueError(f"the step-size schedule returned {eta!r} at step t={t}; steps must be positive.")
+        raise ValueError(
+            f"the step-size schedule returned {eta!r} at step t={t}; steps must be positive."
+        )
     return eta
 
 
 def _check_max_iter(max_iter):
-    if isinstance(max_iter, bool) or not isinstance(max_iter, numbers.Integral) or max_iter < 1:
-        raise ValueError(f"max_iter must be a positive integer; got {max_iter!r}.")
+    if (
+        isinstance(max_iter, bool)
+        or not isinstance(max_iter, numbers.Integral)
+        or max_iter < 1
+    ):
+        raise ValueError(
+            f"max_iter must be a positive integer; got {max_iter!r}."
+        )
 
 
 def _warn(message):
@@ -173,24 +187,52 @@ def gradient_descent(fun, grad, x0, *, step_size, max_iter=1000, tol=1e-6):
         grad_norms.append(float(np.linalg.norm(g)))
         if grad_norms[-1] <= tol or k == max_iter:
             break
-        x = x - _check_step(schedule(k + 1), k + 1) * g  # a new array, so stored iterates stay intact
+        x = (
+            x - _check_step(schedule(k + 1), k + 1) * g
+        )  # a new array, so stored iterates stay intact
         xs.append(x)
         fs.append(float(fun(x)))
         if not np.isfinite(fs[-1]):
             grad_norms.append(np.nan)
-            _warn(f"gradient descent diverged after {k + 1} steps (objective {fs[-1]}); the step "
-                  "size is probably above 2/L. Use a smaller step_size.")
+            _warn(
+                f"gradient descent diverged after {k + 1} steps (objective {fs[-1]}); the step "
+                "size is probably above 2/L. Use a smaller step_size."
+            )
             break
     converged = grad_norms[-1] <= tol
     if not converged and np.isfinite(fs[-1]):
-        _warn(f"gradient descent did not reach tol={tol} in max_iter={max_iter} steps (final "
-              f"gradient norm {grad_norms[-1]:.3g}). Increase max_iter or step_size.")
-    history = {"x": np.array(xs), "fun": np.array(fs), "grad_norm": np.array(grad_norms)}
-    return OptimizeResult(x=x, fun=fs[-1], n_iter=len(xs) - 1, converged=converged, history=history)
+        _warn(
+            f"gradient descent did not reach tol={tol} in max_iter={max_iter} steps (final "
+            f"gradient norm {grad_norms[-1]:.3g}). Increase max_iter or step_size."
+        )
+    history = {
+        "x": np.array(xs),
+        "fun": np.array(fs),
+        "grad_norm": np.array(grad_norms),
+    }
+    return OptimizeResult(
+        x=x,
+        fun=fs[-1],
+        n_iter=len(xs) - 1,
+        converged=converged,
+        history=history,
+    )
 
 
-def minibatch_sgd(fun, grad, x0, n_samples, *, step_size, batch_size=1, max_iter=100,
-                  tol=1e-4, n_iter_no_change=5, random_state=None, record_steps=False):
+def minibatch_sgd(
+    fun,
+    grad,
+    x0,
+    n_samples,
+    *,
+    step_size,
+    batch_size=1,
+    max_iter=100,
+    tol=1e-4,
+    n_iter_no_change=5,
+    random_state=None,
+    record_steps=False,
+):
     r"""Minimise an average :math:`F(x)=\frac1n\sum_{i=1}^n f_i(x)` by minibatch SGD.
 
     Each epoch shuffles the sample indices and cuts them into minibatches :math:`B` of
@@ -238,9 +280,19 @@ def minibatch_sgd(fun, grad, x0, n_samples, *, step_size, batch_size=1, max_iter
     """
     schedule = as_schedule(step_size)
     _check_max_iter(max_iter)
-    for name, value in (("n_samples", n_samples), ("batch_size", batch_size), ("n_iter_no_change", n_iter_no_change)):
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-            raise ValueError(f"{name} must be a positive integer; got {value!r}.")
+    for name, value in (
+        ("n_samples", n_samples),
+        ("batch_size", batch_size),
+        ("n_iter_no_change", n_iter_no_change),
+    ):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, numbers.Integral)
+            or value < 1
+        ):
+            raise ValueError(
+                f"{name} must be a positive integer; got {value!r}."
+            )
     rng = check_random_state(random_state)
     x = np.array(x0, dtype=float)
     xs, fs, etas, steps = [x], [float(fun(x))], [], [x]
@@ -250,31 +302,50 @@ def minibatch_sgd(fun, grad, x0, n_samples, *, step_size, batch_size=1, max_iter
         for start in range(0, n_samples, batch_size):
             t += 1
             etas.append(_check_step(schedule(t), t))
-            x = x - etas[-1] * np.asarray(grad(x, order[start:start + batch_size]), dtype=float)
+            x = x - etas[-1] * np.asarray(
+                grad(x, order[start : start + batch_size]), dtype=float
+            )
             if record_steps:
                 steps.append(x)
         xs.append(x)
         fs.append(float(fun(x)))
         if not np.isfinite(fs[-1]):
-            _warn(f"SGD diverged in epoch {epoch} (objective {fs[-1]}). Use a smaller step_size.")
+            _warn(
+                f"SGD diverged in epoch {epoch} (objective {fs[-1]}). Use a smaller step_size."
+            )
             break
         if tol is not None:
-            epochs_without_progress = epochs_without_progress + 1 if fs[-1] > best - tol else 0
+            epochs_without_progress = (
+                epochs_without_progress + 1 if fs[-1] > best - tol else 0
+            )
             best = min(best, fs[-1])
             if epochs_without_progress >= n_iter_no_change:
                 converged = True
                 break
     if tol is not None and not converged and np.isfinite(fs[-1]):
-        _warn(f"SGD was still improving the objective by more than tol={tol} after "
-              f"max_iter={max_iter} epochs. Increase max_iter or use a larger step_size.")
-    history = {"x": np.array(xs), "fun": np.array(fs), "step_size": np.array(etas)}
+        _warn(
+            f"SGD was still improving the objective by more than tol={tol} after "
+            f"max_iter={max_iter} epochs. Increase max_iter or use a larger step_size."
+        )
+    history = {
+        "x": np.array(xs),
+        "fun": np.array(fs),
+        "step_size": np.array(etas),
+    }
     if record_steps:
         history["steps"] = np.array(steps)
-    return OptimizeResult(x=x, fun=fs[-1], n_iter=len(xs) - 1, converged=converged or tol is None,
-                          history=history)
+    return OptimizeResult(
+        x=x,
+        fun=fs[-1],
+        n_iter=len(xs) - 1,
+        converged=converged or tol is None,
+        history=history,
+    )
 
 
-def subgradient_descent(fun, subgradient, x0, *, step_size, max_iter=1000, tol=1e-8, f_star=None):
+def subgradient_descent(
+    fun, subgradient, x0, *, step_size, max_iter=1000, tol=1e-8, f_star=None
+):
     r"""Minimise a convex, possibly non-differentiable ``fun`` by the subgradient method.
 
     .. math:: x_{k+1} = x_k - \eta_{k+1}\, g_k, \qquad g_k \in \partial f(x_k)
@@ -317,7 +388,9 @@ def subgradient_descent(fun, subgradient, x0, *, step_size, max_iter=1000, tol=1
     for k in range(max_iter + 1):
         g = np.asarray(subgradient(x), dtype=float)
         norms.append(float(np.linalg.norm(g)))
-        converged = norms[-1] <= tol or (f_star is not None and best_value - f_star <= tol)
+        converged = norms[-1] <= tol or (
+            f_star is not None and best_value - f_star <= tol
+        )
         if converged or k == max_iter:
             break
         x = x - _check_step(schedule(k + 1), k + 1) * g
@@ -325,18 +398,38 @@ def subgradient_descent(fun, subgradient, x0, *, step_size, max_iter=1000, tol=1
         fs.append(float(fun(x)))
         best_value = min(best_value, fs[-1])
     if not converged:
-        _warn(f"subgradient descent stopped at max_iter={max_iter} without a certificate of "
-              "optimality (the result is the best iterate seen). Increase max_iter, or pass f_star.")
+        _warn(
+            f"subgradient descent stopped at max_iter={max_iter} without a certificate of "
+            "optimality (the result is the best iterate seen). Increase max_iter, or pass f_star."
+        )
     fs = np.array(fs)
     best = int(np.argmin(fs))
-    history = {"x": np.array(xs), "fun": fs, "fun_best": np.minimum.accumulate(fs),
-               "subgrad_norm": np.array(norms)}
-    return OptimizeResult(x=xs[best], fun=float(fs[best]), n_iter=len(xs) - 1, converged=converged,
-                          history=history)
+    history = {
+        "x": np.array(xs),
+        "fun": fs,
+        "fun_best": np.minimum.accumulate(fs),
+        "subgrad_norm": np.array(norms),
+    }
+    return OptimizeResult(
+        x=xs[best],
+        fun=float(fs[best]),
+        n_iter=len(xs) - 1,
+        converged=converged,
+        history=history,
+    )
 
 
-def coordinate_descent(update, x0, *, max_iter=1000, tol=1e-4, selection="cyclic",
-                       random_state=None, fun=None, certificate=None):
+def coordinate_descent(
+    update,
+    x0,
+    *,
+    max_iter=1000,
+    tol=1e-4,
+    selection="cyclic",
+    random_state=None,
+    fun=None,
+    certificate=None,
+):
     r"""Minimise one coordinate at a time: the driver loop, with the update supplied by the caller.
 
     A **sweep** visits ``d = x0.size`` coordinates, in the order ``0, 1, ..., d-1``
@@ -384,9 +477,13 @@ def coordinate_descent(update, x0, *, max_iter=1000, tol=1e-4, selection="cyclic
     """
     _check_max_iter(max_iter)
     if selection not in ("cyclic", "random"):
-        raise ValueError(f'selection must be "cyclic" or "random"; got {selection!r}.')
+        raise ValueError(
+            f'selection must be "cyclic" or "random"; got {selection!r}.'
+        )
     shape = np.shape(x0)
-    x = np.array(x0, dtype=float).reshape(-1)  # our own flat copy, written in place
+    x = np.array(x0, dtype=float).reshape(
+        -1
+    )  # our own flat copy, written in place
     d = x.size
     rng = check_random_state(random_state)
     cyclic = range(d)
@@ -396,7 +493,7 @@ def coordinate_descent(update, x0, *, max_iter=1000, tol=1e-4, selection="cyclic
     converged = False
     for _ in range(max_iter):
         largest = 0.0
-        for j in (cyclic if selection == "cyclic" else rng.integers(d, size=d)):
+        for j in cyclic if selection == "cyclic" else rng.integers(d, size=d):
             new = update(j, x)
             change = abs(new - x[j])
             if change > largest:
@@ -410,13 +507,20 @@ def coordinate_descent(update, x0, *, max_iter=1000, tol=1e-4, selection="cyclic
             converged = True
             break
     if not converged:
-        _warn(f"coordinate descent did not converge in max_iter={max_iter} sweeps (last largest "
-              f"coordinate change {changes[-1]:.3g}, tol={tol}). Increase max_iter or tol.")
+        _warn(
+            f"coordinate descent did not converge in max_iter={max_iter} sweeps (last largest "
+            f"coordinate change {changes[-1]:.3g}, tol={tol}). Increase max_iter or tol."
+        )
     history = {"x": np.array(xs), "max_change": np.array(changes)}
     if fun is not None:
         history["fun"] = np.array(fs)
-    return OptimizeResult(x=x.reshape(shape).copy(), fun=fs[-1] if fs else float("nan"),
-                          n_iter=len(changes), converged=converged, history=history)
+    return OptimizeResult(
+        x=x.reshape(shape).copy(),
+        fun=fs[-1] if fs else float("nan"),
+        n_iter=len(changes),
+        converged=converged,
+        history=history,
+    )
 
 
 def numerical_jacobian(fun, x, *, eps=1e-6):

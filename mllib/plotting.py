@@ -12,7 +12,15 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 #: Okabe–Ito colours, in the order the style cycles through them.
-PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"]
+PALETTE = [
+    "#0072B2",
+    "#D55E00",
+    "#009E73",
+    "#CC79A7",
+    "#E69F00",
+    "#56B4E9",
+    "#000000",
+]
 
 _STYLE = {
     "figure.figsize": (6.4, 4.0),
@@ -68,7 +76,9 @@ def grid_2d(xlim, ylim, n=200):
     return xx, yy, np.column_stack([xx.ravel(), yy.ravel()])
 
 
-def plot_contours(f, xlim, ylim, *, ax=None, levels=15, filled=False, n=200, **kwargs):
+def plot_contours(
+    f, xlim, ylim, *, ax=None, levels=15, filled=False, n=200, **kwargs
+):
     """Contours of a function of two variables.
 
     Parameters
@@ -95,7 +105,9 @@ def plot_contours(f, xlim, ylim, *, ax=None, levels=15, filled=False, n=200, **k
     return draw(xx, yy, zz, levels=levels, **kwargs)
 
 
-def plot_decision_regions(predict, X, y, *, ax=None, margin=0.5, n=300, alpha=0.2):
+def plot_decision_regions(
+    predict, X, y, *, ax=None, margin=0.5, n=300, alpha=0.2
+):
     """Shade the regions where a classifier predicts each class, and scatter the data on top.
 
     Parameters
@@ -110,24 +122,43 @@ def plot_decision_regions(predict, X, y, *, ax=None, margin=0.5, n=300, alpha=0.
     ax = ax or plt.gca()
     X, y = np.asarray(X, dtype=float), np.asarray(y)
     if X.ndim != 2 or X.shape[1] != 2:
-        raise ValueError(f"plot_decision_regions needs 2-D points, X of shape (n, 2); got {X.shape}.")
+        raise ValueError(
+            f"plot_decision_regions needs 2-D points, X of shape (n, 2); got {X.shape}."
+        )
     classes = np.unique(y)
     colors = mpl.colors.ListedColormap(PALETTE[: len(classes)])
     xlim = (X[:, 0].min() - margin, X[:, 0].max() + margin)
     ylim = (X[:, 1].min() - margin, X[:, 1].max() + margin)
     xx, yy, points = grid_2d(xlim, ylim, n)
-    region = np.searchsorted(classes, np.asarray(predict(points))).reshape(xx.shape)
-    ax.contourf(xx, yy, region, levels=np.arange(len(classes) + 1) - 0.5, cmap=colors, alpha=alpha)
+    region = np.searchsorted(classes, np.asarray(predict(points))).reshape(
+        xx.shape
+    )
+    ax.contourf(
+        xx,
+        yy,
+        region,
+        levels=np.arange(len(classes) + 1) - 0.5,
+        cmap=colors,
+        alpha=alpha,
+    )
     markers = "os^vDP*"
     for k, label in enumerate(classes):
-        ax.scatter(*X[y == label].T, color=PALETTE[k], marker=markers[k % len(markers)],
-                   edgecolor="white", linewidth=0.5, label=str(label))
+        ax.scatter(
+            *X[y == label].T,
+            color=PALETTE[k],
+            marker=markers[k % len(markers)],
+            edgecolor="white",
+            linewidth=0.5,
+            label=str(label),
+        )
     ax.set(xlim=xlim, ylim=ylim)
     ax.legend(title="class")
     return ax
 
 
-def plot_loss_curves(curves, *, ax=None, log=True, xlabel="iteration", ylabel="objective"):
+def plot_loss_curves(
+    curves, *, ax=None, log=True, xlabel="iteration", ylabel="objective"
+):
     """Plot several convergence curves against the iteration number.
 
     Parameters

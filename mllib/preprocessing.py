@@ -56,7 +56,9 @@ class StandardScaler(TransformerMixin, BaseEstimator):
         X = self._validate_data(X, reset=True)
         n_samples = X.shape[0]
         self.n_samples_seen_ = n_samples
-        self.mean_ = X.mean(axis=0) if (self.with_mean or self.with_std) else None
+        self.mean_ = (
+            X.mean(axis=0) if (self.with_mean or self.with_std) else None
+        )
         self.var_ = self.scale_ = None
         if self.with_std:
             self.var_ = X.var(axis=0)
@@ -64,7 +66,11 @@ class StandardScaler(TransformerMixin, BaseEstimator):
             # of the two-pass variance algorithm (Chan, Golub & LeVeque, 1983), as in
             # scikit-learn; dividing by its standard deviation would amplify noise.
             eps = np.finfo(np.float64).eps
-            constant = self.var_ <= n_samples * eps * self.var_ + (n_samples * self.mean_ * eps) ** 2
+            constant = (
+                self.var_
+                <= n_samples * eps * self.var_
+                + (n_samples * self.mean_ * eps) ** 2
+            )
             self.scale_ = np.where(constant, 1.0, np.sqrt(self.var_))
         return self
 
@@ -128,18 +134,34 @@ class PolynomialFeatures(TransformerMixin, BaseEstimator):
     def fit(self, X, y=None):
         """Work out the output columns (``powers_``) for ``X`` of shape (n_samples, n_features)."""
         X = self._validate_data(X, reset=True)
-        if isinstance(self.degree, bool) or not isinstance(self.degree, Integral) or self.degree < 0:
-            raise ValueError(f"degree must be a non-negative integer; got {self.degree!r}.")
+        if (
+            isinstance(self.degree, bool)
+            or not isinstance(self.degree, Integral)
+            or self.degree < 0
+        ):
+            raise ValueError(
+                f"degree must be a non-negative integer; got {self.degree!r}."
+            )
         if self.degree == 0 and not self.include_bias:
-            raise ValueError("degree=0 with include_bias=False would output no features.")
+            raise ValueError(
+                "degree=0 with include_bias=False would output no features."
+            )
         n_features = X.shape[1]
-        choose = combinations if self.interaction_only else combinations_with_replacement
+        choose = (
+            combinations
+            if self.interaction_only
+            else combinations_with_replacement
+        )
         lowest = 0 if self.include_bias else 1
         monomials = chain.from_iterable(
-            choose(range(n_features), k) for k in range(lowest, self.degree + 1)
+            choose(range(n_features), k)
+            for k in range(lowest, self.degree + 1)
         )
         self.powers_ = np.array(
-            [np.bincount(np.array(m, dtype=int), minlength=n_features) for m in monomials]
+            [
+                np.bincount(np.array(m, dtype=int), minlength=n_features)
+                for m in monomials
+            ]
         ).reshape(-1, n_features)
         self.n_output_features_ = len(self.powers_)
         return self
@@ -151,7 +173,10 @@ class PolynomialFeatures(TransformerMixin, BaseEstimator):
         # Column k multiplies the input columns listed with repetition by powers_[k];
         # the empty product (the bias column) is 1.
         return np.column_stack(
-            [np.prod(X[:, np.repeat(features, p)], axis=1) for p in self.powers_]
+            [
+                np.prod(X[:, np.repeat(features, p)], axis=1)
+                for p in self.powers_
+            ]
         )
 
     def get_feature_names_out(self, input_features=None):
@@ -166,6 +191,10 @@ class PolynomialFeatures(TransformerMixin, BaseEstimator):
             )
         names = []
         for p in self.powers_:
-            factors = [name if e == 1 else f"{name}^{e}" for name, e in zip(input_features, p) if e]
+            factors = [
+                name if e == 1 else f"{name}^{e}"
+                for name, e in zip(input_features, p)
+                if e
+            ]
             names.append(" ".join(factors) or "1")
         return np.array(names, dtype=object)

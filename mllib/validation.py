@@ -45,10 +45,16 @@ def check_array(X, *, name="X", ensure_2d=True, dtype=float):
             f"got {array.ndim} dimension(s) with shape {array.shape}.{hint}"
         )
     if array.ndim >= 1 and array.shape[0] == 0:
-        raise ValueError(f"{name} has 0 samples (shape {array.shape}); at least one is needed.")
+        raise ValueError(
+            f"{name} has 0 samples (shape {array.shape}); at least one is needed."
+        )
     if ensure_2d and array.shape[1] == 0:
-        raise ValueError(f"{name} has 0 features (shape {array.shape}); at least one is needed.")
-    if np.issubdtype(array.dtype, np.inexact) and not np.all(np.isfinite(array)):
+        raise ValueError(
+            f"{name} has 0 features (shape {array.shape}); at least one is needed."
+        )
+    if np.issubdtype(array.dtype, np.inexact) and not np.all(
+        np.isfinite(array)
+    ):
         bad = np.argwhere(~np.isfinite(array))
         raise ValueError(
             f"{name} contains NaN or infinity ({len(bad)} entries, the first at index "
@@ -84,7 +90,11 @@ def check_X_y(X, y, *, y_numeric=True):
 
 def check_is_fitted(estimator):
     """Raise ``NotFittedError`` unless ``fit`` has set at least one attribute ending in ``_``."""
-    fitted = [k for k in vars(estimator) if k.endswith("_") and not k.startswith("__")]
+    fitted = [
+        k
+        for k in vars(estimator)
+        if k.endswith("_") and not k.startswith("__")
+    ]
     if not fitted:
         name = type(estimator).__name__
         raise NotFittedError(
@@ -118,15 +128,31 @@ def check_random_state(seed):
     )
 
 
-def check_scalar(value, name, *, low=None, high=None, low_inclusive=True, high_inclusive=True):
+def check_scalar(
+    value,
+    name,
+    *,
+    low=None,
+    high=None,
+    low_inclusive=True,
+    high_inclusive=True,
+):
     """Check that a hyperparameter is a real number in the given interval; return it as float.
 
     ``np.inf`` is accepted when the interval allows it (e.g. ``C=np.inf`` for a hard margin).
     """
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or np.isnan(value):
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Real)
+        or np.isnan(value)
+    ):
         raise ValueError(f"{name} must be a real number; got {value!r}.")
-    too_low = low is not None and (value < low or (value == low and not low_inclusive))
-    too_high = high is not None and (value > high or (value == high and not high_inclusive))
+    too_low = low is not None and (
+        value < low or (value == low and not low_inclusive)
+    )
+    too_high = high is not None and (
+        value > high or (value == high and not high_inclusive)
+    )
     if too_low or too_high:
         left = "[" if low_inclusive else "("
         right = "]" if high_inclusive else ")"
@@ -148,7 +174,9 @@ def check_int(value, name, *, low=None):
     return int(value)
 
 
-def check_classification_targets(y, *, n_classes=None, estimator_name="This estimator"):
+def check_classification_targets(
+    y, *, n_classes=None, estimator_name="This estimator"
+):
     """Return ``(classes, y_index)`` where ``classes[y_index] == y``.
 
     Rejects continuous targets (floats that are not whole numbers) and, when
@@ -156,7 +184,9 @@ def check_classification_targets(y, *, n_classes=None, estimator_name="This esti
     """
     y = np.asarray(y)
     if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
-        raise ValueError("y contains NaN or infinity; class labels must be finite.")
+        raise ValueError(
+            "y contains NaN or infinity; class labels must be finite."
+        )
     if y.dtype.kind == "f" and np.any(y != np.round(y)):
         raise ValueError(
             "y looks continuous (it has non-integer floats), but a classifier needs class "

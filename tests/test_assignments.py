@@ -33,7 +33,9 @@ def answer_cells(nb):
     owners, pending = {}, []
     for i, cell in enumerate(nb["cells"]):
         source = "".join(cell["source"])
-        if cell["cell_type"] == "code" and "otter_answer_cell" in cell["metadata"].get("tags", []):
+        if cell["cell_type"] == "code" and "otter_answer_cell" in cell[
+            "metadata"
+        ].get("tags", []):
             pending.append(i)
         elif source.startswith('grader.check("'):
             owners[source.split('"')[1]] = pending
@@ -55,11 +57,15 @@ def test_there_are_assignments():
 def test_committed_student_copy_is_current(built):
     master, target = built
     name = master.stem
-    committed = json.loads((master.parent / "student" / f"{name}.ipynb").read_text())
+    committed = json.loads(
+        (master.parent / "student" / f"{name}.ipynb").read_text()
+    )
     fresh = json.loads((target / "student" / f"{name}.ipynb").read_text())
     assert [(c["cell_type"], c["source"]) for c in committed["cells"]] == [
         (c["cell_type"], c["source"]) for c in fresh["cells"]
-    ], f"run `python assignments/build.py {name}` and commit assignments/{name}/student/"
+    ], (
+        f"run `python assignments/build.py {name}` and commit assignments/{name}/student/"
+    )
     assert committed["metadata"]["otter"] == fresh["metadata"]["otter"]
 
 
@@ -74,18 +80,29 @@ def test_student_notebook_runs_headless_with_blank_answers(built):
     master, target = built
     path = target / "student" / f"{master.stem}.ipynb"
     nb = nbformat.read(path, as_version=4)
-    nb.cells = [c for c in nb.cells if "grader.export" not in c.source]  # export writes a zip; not needed here
-    NotebookClient(nb, timeout=120, resources={"metadata": {"path": str(path.parent)}}).execute()
+    nb.cells = [
+        c for c in nb.cells if "grader.export" not in c.source
+    ]  # export writes a zip; not needed here
+    NotebookClient(
+        nb, timeout=120, resources={"metadata": {"path": str(path.parent)}}
+    ).execute()
     checks = [c for c in nb.cells if c.source.startswith('grader.check("')]
-    shown = [json.dumps([o.get("data", o.get("text")) for o in c.outputs]) for c in checks]
-    assert checks and all("failed" in text for text in shown), shown  # feedback, not a crash
+    shown = [
+        json.dumps([o.get("data", o.get("text")) for o in c.outputs])
+        for c in checks
+    ]
+    assert checks and all("failed" in text for text in shown), (
+        shown
+    )  # feedback, not a crash
 
 
 def test_grading_blank_correct_and_partial_submissions(built, tmp_path):
     master, target = built
     name = master.stem
     student = json.loads((target / "student" / f"{name}.ipynb").read_text())
-    solutions = json.loads((target / "solutions" / f"{name}.ipynb").read_text())
+    solutions = json.loads(
+        (target / "solutions" / f"{name}.ipynb").read_text()
+    )
     autograded = [q for q in otter_questions(master) if not q.get("manual")]
     left_out = autograded[-1]
 
@@ -93,17 +110,29 @@ def test_grading_blank_correct_and_partial_submissions(built, tmp_path):
     for question, cells in answer_cells(student).items():
         for i in cells:
             if question != left_out["name"]:
-                assert student["cells"][i]["source"][0] == solutions["cells"][i]["source"][0]
+                assert (
+                    student["cells"][i]["source"][0]
+                    == solutions["cells"][i]["source"][0]
+                )
                 partial["cells"][i]["source"] = solutions["cells"][i]["source"]
 
     submissions = tmp_path / "submissions"
     submissions.mkdir()
-    for label, nb in [("blank", student), ("correct", solutions), ("partial", partial)]:
+    for label, nb in [
+        ("blank", student),
+        ("correct", solutions),
+        ("partial", partial),
+    ]:
         (submissions / f"{label}.ipynb").write_text(json.dumps(nb))
-    rows = {r["submission"]: r for r in grade_folder(target / f"{name}-autograder.zip", submissions)}
+    rows = {
+        r["submission"]: r
+        for r in grade_folder(target / f"{name}-autograder.zip", submissions)
+    }
 
     possible = sum(q["points"] for q in autograded)
-    assert all(r["possible"] == possible and not r["error"] for r in rows.values())
+    assert all(
+        r["possible"] == possible and not r["error"] for r in rows.values()
+    )
     assert rows["blank.ipynb"]["total"] == 0
     assert rows["correct.ipynb"]["total"] == possible
     assert rows["partial.ipynb"][left_out["name"]] == 0
@@ -118,15 +147,23 @@ def test_assignments_page_links_every_student_notebook(built):
     path = f"assignments/{master.stem}/student/{master.stem}.ipynb"
     repo = CONFIG["repository"]["url"].removeprefix("https://github.com/")
     assert f"<{path}>" in page, "download link"
-    assert f"https://mybinder.org/v2/gh/{repo}/main?urlpath=lab/tree/{path}" in page
-    assert f"https://colab.research.google.com/github/{repo}/blob/main/{path}" in page
+    assert (
+        f"https://mybinder.org/v2/gh/{repo}/main?urlpath=lab/tree/{path}"
+        in page
+    )
+    assert (
+        f"https://colab.research.google.com/github/{repo}/blob/main/{path}"
+        in page
+    )
 
 
 def normalised_text(path):
     """Visible text of a built file: tags dropped, entities decoded, white space folded."""
     text = path.read_text(errors="replace")
     if path.suffix == ".ipynb":
-        text = "\n".join("".join(c["source"]) for c in json.loads(text)["cells"])
+        text = "\n".join(
+            "".join(c["source"]) for c in json.loads(text)["cells"]
+        )
     elif path.suffix == ".html":
         text = html.unescape(re.sub(r"<[^>]+>", "", text))
     return re.sub(r"\s+", " ", text)
@@ -134,20 +171,33 @@ def normalised_text(path):
 
 def test_built_site_contains_no_solution_or_hidden_test(site):
     """Masters never reach the website: no solution line and no hidden test, in any file."""
-    corpus = " ".join(normalised_text(p) for p in site.rglob("*")
-                      if p.is_file() and p.suffix in (".html", ".js", ".ipynb", ".md", ".txt", ".py"))
+    corpus = " ".join(
+        normalised_text(p)
+        for p in site.rglob("*")
+        if p.is_file()
+        and p.suffix in (".html", ".js", ".ipynb", ".md", ".txt", ".py")
+    )
     # A generic line such as `rng = np.random.default_rng(3)` may be hidden in a master and also
     # appear in a chapter; only lines the book's own sources do not contain count as secrets.
-    book_sources = " ".join(normalised_text(p) for p in [*ROOT.glob("*.md"), *ROOT.glob("chapters/*")]
-                            if p.suffix in (".md", ".ipynb"))
+    book_sources = " ".join(
+        normalised_text(p)
+        for p in [*ROOT.glob("*.md"), *ROOT.glob("chapters/*")]
+        if p.suffix in (".md", ".ipynb")
+    )
     for master in MASTERS:
         secrets = [re.sub(r"\s+", " ", line) for line in hidden_lines(master)]
         secrets = [line for line in secrets if line not in book_sources]
-        assert len(secrets) >= 5, f"{master.stem}: too few distinctive hidden lines to test for leaks"
+        assert len(secrets) >= 5, (
+            f"{master.stem}: too few distinctive hidden lines to test for leaks"
+        )
         leaked = [line for line in secrets if line in corpus]
         assert not leaked, f"{master.stem}: the website contains {leaked[:3]}"
         # The search itself works: the downloadable student notebook's questions are in the corpus.
-        question = next(line for line in json.loads(master.read_text())["cells"][1]["source"] if len(line) > 40)
+        question = next(
+            line
+            for line in json.loads(master.read_text())["cells"][1]["source"]
+            if len(line) > 40
+        )
         assert re.sub(r"\s+", " ", question.strip()) in corpus
 
 

@@ -14,7 +14,9 @@ def test_get_set_params_and_repr():
     assert repr(est) == "DummyRegressor(strategy='median')"
     assert est.set_params(strategy="constant", constant=2.0) is est
     assert est.constant == 2.0
-    with pytest.raises(ValueError, match="Invalid parameter 'alpha'.*Valid parameters"):
+    with pytest.raises(
+        ValueError, match="Invalid parameter 'alpha'.*Valid parameters"
+    ):
         est.set_params(alpha=1.0)
 
 
@@ -33,13 +35,17 @@ def test_dummy_regressor_matches_sklearn(regression_data, strategy):
     X, y = regression_data
     ours = DummyRegressor(strategy=strategy).fit(X, y)
     ref = SkDummyRegressor(strategy=strategy).fit(X, y)
-    np.testing.assert_allclose(ours.predict(X[:7]), ref.predict(X[:7]), rtol=1e-12)
+    np.testing.assert_allclose(
+        ours.predict(X[:7]), ref.predict(X[:7]), rtol=1e-12
+    )
     np.testing.assert_allclose(ours.score(X, y), ref.score(X, y), atol=1e-12)
 
 
 def test_mean_baseline_has_zero_training_r2(regression_data):
     X, y = regression_data
-    assert DummyRegressor().fit(X, y).score(X, y) == pytest.approx(0.0, abs=1e-12)
+    assert DummyRegressor().fit(X, y).score(X, y) == pytest.approx(
+        0.0, abs=1e-12
+    )
 
 
 @pytest.mark.parametrize("strategy", ["prior", "most_frequent"])
@@ -68,7 +74,10 @@ def test_predict_before_fit_raises_not_fitted(est):
 def test_predict_checks_feature_count(regression_data):
     X, y = regression_data
     est = DummyRegressor().fit(X, y)
-    with pytest.raises(ValueError, match=f"X has {X.shape[1] + 1} features.*fitted with {X.shape[1]}"):
+    with pytest.raises(
+        ValueError,
+        match=f"X has {X.shape[1] + 1} features.*fitted with {X.shape[1]}",
+    ):
         est.predict(np.ones((2, X.shape[1] + 1)))
 
 

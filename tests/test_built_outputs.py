@@ -16,7 +16,11 @@ from sphinx_external_toc.parsing import parse_toc_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 
-CHAPTERS = [page for page in parse_toc_yaml(ROOT / "_toc.yml") if (ROOT / f"{page}.ipynb").exists()]
+CHAPTERS = [
+    page
+    for page in parse_toc_yaml(ROOT / "_toc.yml")
+    if (ROOT / f"{page}.ipynb").exists()
+]
 
 
 def problems(nb):
@@ -40,11 +44,17 @@ def test_built_chapter_shows_no_error_or_stderr(site, chapter):
 
 def test_a_figure_that_fails_to_draw_is_found():
     """The control: a cell that succeeds but whose figure cannot be drawn, and a warning."""
-    nb = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_code_cell("%matplotlib inline\nimport matplotlib.pyplot as plt\n"
-                                  "plt.plot([0, 1]); plt.xlabel(r'$\\mathcal$')"),
-        nbformat.v4.new_code_cell("import warnings\nwarnings.warn('a warning the reader sees')"),
-    ])
+    nb = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_code_cell(
+                "%matplotlib inline\nimport matplotlib.pyplot as plt\n"
+                "plt.plot([0, 1]); plt.xlabel(r'$\\mathcal$')"
+            ),
+            nbformat.v4.new_code_cell(
+                "import warnings\nwarnings.warn('a warning the reader sees')"
+            ),
+        ]
+    )
     NotebookClient(nb, kernel_name="python3", timeout=120).execute()
     found = problems(nb)
     assert {index for index, _ in found} == {0, 1}

@@ -9,12 +9,21 @@ from sklearn import cluster as sk
 from sklearn import metrics as sk_metrics
 from sklearn.datasets import load_iris, load_wine, make_blobs, make_moons
 
-from mllib.cluster import DBSCAN, AgglomerativeClustering, KMeans, kmeans_plusplus
+from mllib.cluster import (
+    DBSCAN,
+    AgglomerativeClustering,
+    KMeans,
+    kmeans_plusplus,
+)
 from mllib.cluster.agglomerative import cut_tree
 from mllib.cluster.dbscan import radius_neighbors_graph
 from mllib.cluster.kmeans import assign_labels, update_centers
 from mllib.exceptions import ConvergenceWarning, NotFittedError
-from mllib.metrics import adjusted_rand_score, silhouette_samples, silhouette_score
+from mllib.metrics import (
+    adjusted_rand_score,
+    silhouette_samples,
+    silhouette_score,
+)
 
 
 def standardised(X):
@@ -39,6 +48,7 @@ def inertia(X, labels, centers):
 
 # --- KMeans -----------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("name", DATA)
 @pytest.mark.parametrize("k, seed", [(3, 0), (5, 1), (8, 2)])
 def test_kmeans_from_given_centres_equals_sklearn_lloyd(name, k, seed):
@@ -47,7 +57,9 @@ def test_kmeans_from_given_centres_equals_sklearn_lloyd(name, k, seed):
     ours = KMeans(k, init=init, n_init=1).fit(X)
     theirs = sk.KMeans(k, init=init, n_init=1, algorithm="lloyd").fit(X)
     np.testing.assert_array_equal(ours.labels_, theirs.labels_)
-    np.testing.assert_allclose(ours.cluster_centers_, theirs.cluster_centers_, atol=1e-10)
+    np.testing.assert_allclose(
+        ours.cluster_centers_, theirs.cluster_centers_, atol=1e-10
+    )
     assert ours.inertia_ == pytest.approx(theirs.inertia_, rel=1e-10)
     assert ours.n_iter_ == theirs.n_iter_
 
@@ -57,10 +69,20 @@ def test_kmeans_centre_shift_tolerance_stops_where_sklearn_stops(tol):
     X = DATA["gauss10"]
     init = initial_centers(X, 8, 5)
     ours = KMeans(8, init=init, n_init=1, tol=tol).fit(X)
-    theirs = sk.KMeans(8, init=init, n_init=1, tol=tol, algorithm="lloyd").fit(X)
-    assert ours.n_iter_ == theirs.n_iter_ < KMeans(8, init=init, n_init=1, tol=0).fit(X).n_iter_
-    np.testing.assert_allclose(ours.cluster_centers_, theirs.cluster_centers_, atol=1e-10)
-    np.testing.assert_array_equal(ours.labels_, theirs.labels_)  # labels of the final centres
+    theirs = sk.KMeans(8, init=init, n_init=1, tol=tol, algorithm="lloyd").fit(
+        X
+    )
+    assert (
+        ours.n_iter_
+        == theirs.n_iter_
+        < KMeans(8, init=init, n_init=1, tol=0).fit(X).n_iter_
+    )
+    np.testing.assert_allclose(
+        ours.cluster_centers_, theirs.cluster_centers_, atol=1e-10
+    )
+    np.testing.assert_array_equal(
+        ours.labels_, theirs.labels_
+    )  # labels of the final centres
 
 
 def test_one_lloyd_step_equals_sklearn_and_warns():
@@ -68,22 +90,34 @@ def test_one_lloyd_step_equals_sklearn_and_warns():
     init = initial_centers(X, 5, 3)
     with pytest.warns(ConvergenceWarning, match="max_iter=1"):
         ours = KMeans(5, init=init, n_init=1, max_iter=1).fit(X)
-    theirs = sk.KMeans(5, init=init, n_init=1, max_iter=1, algorithm="lloyd").fit(X)
-    np.testing.assert_allclose(ours.cluster_centers_, theirs.cluster_centers_, atol=1e-12)
+    theirs = sk.KMeans(
+        5, init=init, n_init=1, max_iter=1, algorithm="lloyd"
+    ).fit(X)
+    np.testing.assert_allclose(
+        ours.cluster_centers_, theirs.cluster_centers_, atol=1e-12
+    )
     np.testing.assert_array_equal(ours.labels_, theirs.labels_)
 
 
 def test_empty_cluster_takes_the_farthest_sample_like_sklearn():
     X = DATA["blobs"]
-    init = np.vstack([initial_centers(X, 3, 0), [[100.0, 100.0]]])  # the last centre attracts no sample
+    init = np.vstack(
+        [initial_centers(X, 3, 0), [[100.0, 100.0]]]
+    )  # the last centre attracts no sample
     ours = KMeans(4, init=init, n_init=1).fit(X)
     theirs = sk.KMeans(4, init=init, n_init=1, algorithm="lloyd").fit(X)
-    np.testing.assert_allclose(ours.cluster_centers_, theirs.cluster_centers_, atol=1e-10)
+    np.testing.assert_allclose(
+        ours.cluster_centers_, theirs.cluster_centers_, atol=1e-10
+    )
     labels, sq = assign_labels(X, init)
     assert np.sum(labels == 3) == 0
     moved = update_centers(X, labels, sq, init)
-    np.testing.assert_array_equal(moved[3], X[np.argmax(sq)])  # the farthest sample
-    assert inertia(X, assign_labels(X, moved)[0], moved) < inertia(X, labels, init)
+    np.testing.assert_array_equal(
+        moved[3], X[np.argmax(sq)]
+    )  # the farthest sample
+    assert inertia(X, assign_labels(X, moved)[0], moved) < inertia(
+        X, labels, init
+    )
 
 
 @pytest.mark.parametrize("name", DATA)
@@ -105,18 +139,26 @@ def test_each_half_step_of_lloyd_never_increases_the_objective(name):
 def test_the_fitted_clustering_is_a_fixed_point(name):
     X = DATA[name]
     model = KMeans(4, n_init=3, random_state=0, tol=0).fit(X)
-    np.testing.assert_array_equal(model.labels_, np.argmin(cdist(X, model.cluster_centers_), axis=1))
+    np.testing.assert_array_equal(
+        model.labels_, np.argmin(cdist(X, model.cluster_centers_), axis=1)
+    )
     means = np.array([X[model.labels_ == k].mean(axis=0) for k in range(4)])
     np.testing.assert_allclose(model.cluster_centers_, means, atol=1e-12)
-    assert model.inertia_ == pytest.approx(inertia(X, model.labels_, model.cluster_centers_), rel=1e-12)
+    assert model.inertia_ == pytest.approx(
+        inertia(X, model.labels_, model.cluster_centers_), rel=1e-12
+    )
 
 
 def test_restarts_find_the_optimum_sklearn_finds_on_separated_blobs():
-    X, _ = make_blobs(600, centers=6, cluster_std=0.4, center_box=(-15, 15), random_state=6)
+    X, _ = make_blobs(
+        600, centers=6, cluster_std=0.4, center_box=(-15, 15), random_state=6
+    )
     optimum = sk.KMeans(6, n_init=10, random_state=0).fit(X)
     for seed in range(3):
         for init, n_init in (("k-means++", 10), ("random", 30)):
-            ours = KMeans(6, init=init, n_init=n_init, random_state=seed).fit(X)
+            ours = KMeans(6, init=init, n_init=n_init, random_state=seed).fit(
+                X
+            )
             assert ours.inertia_ == pytest.approx(optimum.inertia_, rel=1e-10)
             assert adjusted_rand_score(ours.labels_, optimum.labels_) == 1.0
 
@@ -126,10 +168,22 @@ def test_n_init_keeps_the_lowest_inertia():
     singles = []  # six runs drawing from one generator, as the six restarts of n_init=6 do
     generator = np.random.default_rng(7)
     for _ in range(6):
-        singles.append(KMeans(5, init="random", n_init=1, random_state=generator).fit(X).inertia_)
-    best = KMeans(5, init="random", n_init=6, random_state=np.random.default_rng(7)).fit(X).inertia_
+        singles.append(
+            KMeans(5, init="random", n_init=1, random_state=generator)
+            .fit(X)
+            .inertia_
+        )
+    best = (
+        KMeans(
+            5, init="random", n_init=6, random_state=np.random.default_rng(7)
+        )
+        .fit(X)
+        .inertia_
+    )
     assert best == pytest.approx(min(singles), rel=1e-12)
-    assert max(singles) > min(singles)  # the restarts did find different local minima
+    assert max(singles) > min(
+        singles
+    )  # the restarts did find different local minima
 
 
 def test_random_state_makes_fits_reproducible_and_predict_transform_score_agree():
@@ -139,7 +193,9 @@ def test_random_state_makes_fits_reproducible_and_predict_transform_score_agree(
     np.testing.assert_array_equal(a.cluster_centers_, b.cluster_centers_)
     np.testing.assert_array_equal(a.predict(X), a.labels_)
     np.testing.assert_array_equal(a.fit_predict(X), a.labels_)
-    np.testing.assert_allclose(a.transform(X), cdist(X, a.cluster_centers_), atol=1e-10)
+    np.testing.assert_allclose(
+        a.transform(X), cdist(X, a.cluster_centers_), atol=1e-10
+    )
     assert a.score(X) == pytest.approx(-a.inertia_, rel=1e-12)
 
 
@@ -178,6 +234,7 @@ def test_kmeans_rejects_bad_input_and_leaves_arrays_alone():
 
 # --- k-means++ --------------------------------------------------------------------------------
 
+
 def test_kmeans_plusplus_samples_proportionally_to_squared_distance():
     X = np.array([[0.0], [1.0], [3.0], [6.0], [10.0]])
     draws = 6000
@@ -189,23 +246,31 @@ def test_kmeans_plusplus_samples_proportionally_to_squared_distance():
         firsts[indices[0]] += 1
         second[t] = indices[1] if indices[0] == 0 else -1
     # the first centre is uniform
-    np.testing.assert_allclose(firsts / draws, 0.2, atol=4 * np.sqrt(0.2 * 0.8 / draws))
+    np.testing.assert_allclose(
+        firsts / draws, 0.2, atol=4 * np.sqrt(0.2 * 0.8 / draws)
+    )
     # given the first centre x = 0, the second is x with probability x^2 / sum x^2
     picked = second[second >= 0]
     expected = X[:, 0] ** 2 / np.sum(X[:, 0] ** 2)
     observed = np.bincount(picked, minlength=len(X)) / len(picked)
-    np.testing.assert_allclose(observed, expected, atol=4 * np.sqrt(0.25 / len(picked)))
+    np.testing.assert_allclose(
+        observed, expected, atol=4 * np.sqrt(0.25 / len(picked))
+    )
     assert observed[0] == 0  # a chosen point (D = 0) is never chosen again
 
 
 def test_kmeans_plusplus_returns_distinct_data_points_and_greedy_lowers_the_potential():
-    X = np.vstack([DATA["blobs"], DATA["blobs"][:50]])  # duplicates must not be picked twice
+    X = np.vstack(
+        [DATA["blobs"], DATA["blobs"][:50]]
+    )  # duplicates must not be picked twice
     centers, indices = kmeans_plusplus(X, 5, random_state=0)
     np.testing.assert_array_equal(centers, X[indices])
     assert len(np.unique(centers, axis=0)) == 5
 
     def potential(trials, seed):
-        c, _ = kmeans_plusplus(DATA["gauss10"], 8, random_state=seed, n_local_trials=trials)
+        c, _ = kmeans_plusplus(
+            DATA["gauss10"], 8, random_state=seed, n_local_trials=trials
+        )
         return np.min(cdist(DATA["gauss10"], c, "sqeuclidean"), axis=1).sum()
 
     plain = np.mean([potential(1, s) for s in range(40)])
@@ -220,15 +285,25 @@ def test_kmeans_plusplus_returns_distinct_data_points_and_greedy_lowers_the_pote
 MOONS = make_moons(300, noise=0.09, random_state=1)[0]
 
 
-@pytest.mark.parametrize("X, eps, min_samples", [
-    (MOONS, 0.1, 5), (MOONS, 0.2, 10), (MOONS, 0.06, 3), (MOONS, 0.15, 1),
-    (DATA["iris"], 0.5, 5), (DATA["wine"], 1.8, 6), (DATA["blobs"], 0.7, 4),
-])
+@pytest.mark.parametrize(
+    "X, eps, min_samples",
+    [
+        (MOONS, 0.1, 5),
+        (MOONS, 0.2, 10),
+        (MOONS, 0.06, 3),
+        (MOONS, 0.15, 1),
+        (DATA["iris"], 0.5, 5),
+        (DATA["wine"], 1.8, 6),
+        (DATA["blobs"], 0.7, 4),
+    ],
+)
 def test_dbscan_equals_sklearn_label_for_label(X, eps, min_samples):
     ours = DBSCAN(eps=eps, min_samples=min_samples).fit(X)
     theirs = sk.DBSCAN(eps=eps, min_samples=min_samples).fit(X)
     np.testing.assert_array_equal(ours.labels_, theirs.labels_)
-    np.testing.assert_array_equal(ours.core_sample_indices_, theirs.core_sample_indices_)
+    np.testing.assert_array_equal(
+        ours.core_sample_indices_, theirs.core_sample_indices_
+    )
     np.testing.assert_array_equal(ours.components_, theirs.components_)
 
 
@@ -238,7 +313,9 @@ def test_dbscan_labels_satisfy_the_definitions(eps, min_samples):
     model = DBSCAN(eps=eps, min_samples=min_samples).fit(X)
     within = cdist(X, X) <= eps
     core = within.sum(axis=1) >= min_samples  # the point itself counts
-    np.testing.assert_array_equal(np.flatnonzero(core), model.core_sample_indices_)
+    np.testing.assert_array_equal(
+        np.flatnonzero(core), model.core_sample_indices_
+    )
     labels = model.labels_
     # core points in each other's neighbourhood share a cluster; core points are never noise
     i, j = np.nonzero(within & core[:, None] & core[None, :])
@@ -271,29 +348,51 @@ def test_border_point_joins_the_first_cluster_and_core_points_do_not_depend_on_o
     bridge = np.array([[0.5, 0.0]])
     X = np.vstack([left, right, bridge])
     model = DBSCAN(eps=0.45, min_samples=4).fit(X)
-    assert model.labels_[-1] == 0 == sk.DBSCAN(eps=0.45, min_samples=4).fit(X).labels_[-1]
+    assert (
+        model.labels_[-1]
+        == 0
+        == sk.DBSCAN(eps=0.45, min_samples=4).fit(X).labels_[-1]
+    )
     flipped = np.vstack([right, left, bridge])
-    assert DBSCAN(eps=0.45, min_samples=4).fit(flipped).labels_[-1] == 0  # now the right group's cluster
+    assert (
+        DBSCAN(eps=0.45, min_samples=4).fit(flipped).labels_[-1] == 0
+    )  # now the right group's cluster
     order = np.random.default_rng(0).permutation(len(MOONS))
     a = DBSCAN(eps=0.1, min_samples=5).fit(MOONS)
     b = DBSCAN(eps=0.1, min_samples=5).fit(MOONS[order])
-    np.testing.assert_array_equal(np.sort(order[b.core_sample_indices_]), a.core_sample_indices_)
+    np.testing.assert_array_equal(
+        np.sort(order[b.core_sample_indices_]), a.core_sample_indices_
+    )
     core = a.core_sample_indices_
     inverse = np.argsort(order)
-    assert adjusted_rand_score(a.labels_[core], b.labels_[inverse][core]) == 1.0
+    assert (
+        adjusted_rand_score(a.labels_[core], b.labels_[inverse][core]) == 1.0
+    )
     np.testing.assert_array_equal(a.labels_ == -1, b.labels_[inverse] == -1)
 
 
 def test_min_samples_counts_the_point_itself():
     X = np.array([[0.0], [0.1], [0.2], [5.0]])
-    assert list(DBSCAN(eps=0.15, min_samples=3).fit(X).labels_) == [0, 0, 0, -1]
-    assert list(DBSCAN(eps=0.15, min_samples=4).fit(X).labels_) == [-1, -1, -1, -1]
+    assert list(DBSCAN(eps=0.15, min_samples=3).fit(X).labels_) == [
+        0,
+        0,
+        0,
+        -1,
+    ]
+    assert list(DBSCAN(eps=0.15, min_samples=4).fit(X).labels_) == [
+        -1,
+        -1,
+        -1,
+        -1,
+    ]
     assert list(DBSCAN(eps=0.15, min_samples=1).fit(X).labels_) == [0, 0, 0, 1]
 
 
 def test_radius_graph_is_the_same_in_small_chunks():
     full = radius_neighbors_graph(MOONS, 0.1).toarray()
-    chunked = radius_neighbors_graph(MOONS, 0.1, chunk_bytes=8 * len(MOONS) * 7).toarray()
+    chunked = radius_neighbors_graph(
+        MOONS, 0.1, chunk_bytes=8 * len(MOONS) * 7
+    ).toarray()
     np.testing.assert_array_equal(full, chunked)
     np.testing.assert_array_equal(full, cdist(MOONS, MOONS) <= 0.1)
 
@@ -312,24 +411,33 @@ def test_dbscan_rejects_bad_input():
 
 # --- agglomerative clustering -----------------------------------------------------------------
 
+
 @pytest.mark.parametrize("linkage", ["ward", "complete", "average", "single"])
 @pytest.mark.parametrize("name", ["blobs", "iris", "wine"])
 def test_agglomerative_equals_sklearn(linkage, name):
     X = DATA[name]
     for k in (2, 4, 7):
         ours = AgglomerativeClustering(k, linkage=linkage).fit(X)
-        theirs = sk.AgglomerativeClustering(k, linkage=linkage, compute_distances=True).fit(X)
+        theirs = sk.AgglomerativeClustering(
+            k, linkage=linkage, compute_distances=True
+        ).fit(X)
         assert adjusted_rand_score(ours.labels_, theirs.labels_) == 1.0
         assert ours.n_clusters_ == k == len(np.unique(ours.labels_))
-    np.testing.assert_allclose(np.sort(ours.distances_), np.sort(theirs.distances_), rtol=1e-10)
+    np.testing.assert_allclose(
+        np.sort(ours.distances_), np.sort(theirs.distances_), rtol=1e-10
+    )
 
 
 @pytest.mark.parametrize("linkage", ["ward", "average"])
 def test_distance_threshold_equals_sklearn(linkage):
     X = DATA["blobs"]
     for threshold in (2.0, 5.0, 20.0):
-        ours = AgglomerativeClustering(None, linkage=linkage, distance_threshold=threshold).fit(X)
-        theirs = sk.AgglomerativeClustering(None, linkage=linkage, distance_threshold=threshold).fit(X)
+        ours = AgglomerativeClustering(
+            None, linkage=linkage, distance_threshold=threshold
+        ).fit(X)
+        theirs = sk.AgglomerativeClustering(
+            None, linkage=linkage, distance_threshold=threshold
+        ).fit(X)
         assert ours.n_clusters_ == theirs.n_clusters_
         assert adjusted_rand_score(ours.labels_, theirs.labels_) == 1.0
 
@@ -342,33 +450,71 @@ def test_ward_merge_height_is_the_increase_in_within_cluster_sum_of_squares():
         labels = cut_tree(model.children_, len(X), k)
         centres = np.array([X[labels == c].mean(axis=0) for c in range(k)])
         sse.append(inertia(X, labels, centres))
-    np.testing.assert_allclose(np.diff(sse), model.distances_**2 / 2, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(
+        np.diff(sse), model.distances_**2 / 2, rtol=1e-9, atol=1e-12
+    )
 
 
 def test_single_linkage_heights_are_the_minimum_spanning_tree_edges():
     X = DATA["wine"][::2]
     model = AgglomerativeClustering(1, linkage="single").fit(X)
     edges = minimum_spanning_tree(squareform(pdist(X))).data
-    np.testing.assert_allclose(np.sort(model.distances_), np.sort(edges), rtol=1e-12)
+    np.testing.assert_allclose(
+        np.sort(model.distances_), np.sort(edges), rtol=1e-12
+    )
 
 
 def test_dbscan_with_min_samples_1_is_single_linkage_keeping_merges_at_most_eps():
     # N_eps is closed (distance <= eps), so DBSCAN joins samples exactly eps apart, while a merge at
     # height exactly distance_threshold is undone (scikit-learn's convention: only merges below it).
     # The two agree when the cut keeps the merges of height <= eps, i.e. a threshold just above eps.
-    X = np.array([[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [5.0, 0.0], [5.0, 1.0], [9.0, 9.0]])
+    X = np.array(
+        [
+            [0.0, 0.0],
+            [1.0, 0.0],
+            [2.0, 0.0],
+            [5.0, 0.0],
+            [5.0, 1.0],
+            [9.0, 9.0],
+        ]
+    )
     density = DBSCAN(eps=1.0, min_samples=1).fit(X).labels_
-    assert list(density) == [0, 0, 0, 1, 1, 2] == list(sk.DBSCAN(eps=1.0, min_samples=1).fit(X).labels_)
-    at_eps = AgglomerativeClustering(None, linkage="single", distance_threshold=1.0).fit(X)
-    sk_at_eps = sk.AgglomerativeClustering(None, linkage="single", distance_threshold=1.0).fit(X)
-    assert at_eps.n_clusters_ == sk_at_eps.n_clusters_ == 6  # every merge is at height exactly 1
-    above_eps = AgglomerativeClustering(None, linkage="single", distance_threshold=np.nextafter(1.0, 2.0)).fit(X)
+    assert (
+        list(density)
+        == [0, 0, 0, 1, 1, 2]
+        == list(sk.DBSCAN(eps=1.0, min_samples=1).fit(X).labels_)
+    )
+    at_eps = AgglomerativeClustering(
+        None, linkage="single", distance_threshold=1.0
+    ).fit(X)
+    sk_at_eps = sk.AgglomerativeClustering(
+        None, linkage="single", distance_threshold=1.0
+    ).fit(X)
+    assert (
+        at_eps.n_clusters_ == sk_at_eps.n_clusters_ == 6
+    )  # every merge is at height exactly 1
+    above_eps = AgglomerativeClustering(
+        None, linkage="single", distance_threshold=np.nextafter(1.0, 2.0)
+    ).fit(X)
     assert adjusted_rand_score(above_eps.labels_, density) == 1.0
-    heights = AgglomerativeClustering(1, linkage="single").fit(MOONS).distances_
-    for eps in (0.06, 0.1, 0.15):  # no ties: any threshold in (eps, next merge height] will do
+    heights = (
+        AgglomerativeClustering(1, linkage="single").fit(MOONS).distances_
+    )
+    for eps in (
+        0.06,
+        0.1,
+        0.15,
+    ):  # no ties: any threshold in (eps, next merge height] will do
         threshold = (eps + heights[heights > eps].min()) / 2
-        cut = AgglomerativeClustering(None, linkage="single", distance_threshold=threshold).fit(MOONS)
-        assert adjusted_rand_score(cut.labels_, DBSCAN(eps=eps, min_samples=1).fit(MOONS).labels_) == 1.0
+        cut = AgglomerativeClustering(
+            None, linkage="single", distance_threshold=threshold
+        ).fit(MOONS)
+        assert (
+            adjusted_rand_score(
+                cut.labels_, DBSCAN(eps=eps, min_samples=1).fit(MOONS).labels_
+            )
+            == 1.0
+        )
 
 
 def test_cut_tree_extremes_and_bad_input():
@@ -390,15 +536,24 @@ def test_cut_tree_extremes_and_bad_input():
 
 # --- clustering scores ------------------------------------------------------------------------
 
+
 def test_adjusted_rand_score_equals_sklearn():
     rng = np.random.default_rng(0)
     for _ in range(10):
         a = rng.integers(0, 4, 200)
         b = rng.integers(0, 6, 200)
         b[:120] = a[:120]
-        assert adjusted_rand_score(a, b) == pytest.approx(sk_metrics.adjusted_rand_score(a, b), abs=1e-12)
-    assert adjusted_rand_score([0, 0, 1, 1], ["b", "b", "a", "a"]) == 1.0  # renaming does not matter
-    assert adjusted_rand_score([0, 0, 0], [1, 1, 1]) == 1.0 == adjusted_rand_score([0, 1, 2], [2, 0, 1])
+        assert adjusted_rand_score(a, b) == pytest.approx(
+            sk_metrics.adjusted_rand_score(a, b), abs=1e-12
+        )
+    assert (
+        adjusted_rand_score([0, 0, 1, 1], ["b", "b", "a", "a"]) == 1.0
+    )  # renaming does not matter
+    assert (
+        adjusted_rand_score([0, 0, 0], [1, 1, 1])
+        == 1.0
+        == adjusted_rand_score([0, 1, 2], [2, 0, 1])
+    )
     with pytest.raises(ValueError, match="different lengths"):
         adjusted_rand_score([0, 1], [0, 1, 1])
 
@@ -408,10 +563,18 @@ def test_silhouette_equals_sklearn(name):
     X = DATA[name]
     labels = KMeans(4, random_state=0).fit(X).labels_
     labels[0] = 9  # a singleton cluster has silhouette 0
-    np.testing.assert_allclose(silhouette_samples(X, labels), sk_metrics.silhouette_samples(X, labels), atol=1e-12)
-    np.testing.assert_allclose(silhouette_samples(X, labels, chunk_bytes=8 * len(X) * 13),
-                               silhouette_samples(X, labels), atol=1e-14)
-    assert silhouette_score(X, labels) == pytest.approx(sk_metrics.silhouette_score(X, labels), abs=1e-12)
+    np.testing.assert_allclose(
+        silhouette_samples(X, labels),
+        sk_metrics.silhouette_samples(X, labels),
+        atol=1e-12,
+    )
+    np.testing.assert_allclose(
+        silhouette_samples(X, labels, chunk_bytes=8 * len(X) * 13),
+        silhouette_samples(X, labels),
+        atol=1e-14,
+    )
+    assert silhouette_score(X, labels) == pytest.approx(
+        sk_metrics.silhouette_score(X, labels), abs=1e-12
+    )
     with pytest.raises(ValueError, match="number of clusters"):
         silhouette_score(X, np.zeros(len(X)))
-

@@ -12,7 +12,9 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = sorted((ROOT / "chapters").glob("*.ipynb"))
 CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text())
-COLAB_INSTALL_URL = f"{CONFIG['repository']['url']}@{CONFIG['repository']['branch']}"
+COLAB_INSTALL_URL = (
+    f"{CONFIG['repository']['url']}@{CONFIG['repository']['branch']}"
+)
 
 
 def toc_files():
@@ -35,7 +37,11 @@ def load(path):
 
 
 def sources(nb, cell_type):
-    return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == cell_type]
+    return [
+        "".join(c["source"])
+        for c in nb["cells"]
+        if c["cell_type"] == cell_type
+    ]
 
 
 def run_first_cell(path, on_colab, installed):
@@ -52,7 +58,12 @@ importlib.util.find_spec = lambda name, *args: find_spec(name, *args) if {instal
 exec({"".join(load(path)["cells"][0]["source"])!r})
 print(json.dumps(commands))
 """
-    result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-c", program],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
@@ -64,10 +75,14 @@ def test_there_are_chapters():
 def test_toc_and_chapters_agree():
     listed = toc_files()
     for entry in listed:
-        assert any((ROOT / f"{entry}{ext}").exists() for ext in ("", ".md", ".ipynb")), f"{entry} is in _toc.yml but missing"
+        assert any(
+            (ROOT / f"{entry}{ext}").exists() for ext in ("", ".md", ".ipynb")
+        ), f"{entry} is in _toc.yml but missing"
     chapter_entries = {e for e in listed if e.startswith("chapters/")}
     on_disk = {f"chapters/{p.stem}" for p in CHAPTERS}
-    assert on_disk == chapter_entries, f"not in _toc.yml: {on_disk - chapter_entries}; listed but absent: {chapter_entries - on_disk}"
+    assert on_disk == chapter_entries, (
+        f"not in _toc.yml: {on_disk - chapter_entries}; listed but absent: {chapter_entries - on_disk}"
+    )
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
@@ -78,24 +93,49 @@ class TestChapter:
     def test_outputs_are_cleared(self, path):
         for cell in load(path)["cells"]:
             if cell["cell_type"] == "code":
-                assert cell["outputs"] == [] and cell["execution_count"] is None, (
+                assert (
+                    cell["outputs"] == [] and cell["execution_count"] is None
+                ), (
                     f"{path.name}: clear outputs with `jupyter nbconvert --clear-output --inplace {path}`"
                 )
 
-    def test_first_cell_installs_mllib_on_colab_from_the_configured_repository(self, path):
+    def test_first_cell_installs_mllib_on_colab_from_the_configured_repository(
+        self, path
+    ):
         first = load(path)["cells"][0]
         source = "".join(first["source"])
         assert "remove-cell" in first["metadata"].get("tags", [])
         assert '"google.colab" in sys.modules' in source
         assert 'importlib.util.find_spec("mllib") is None' in source
-        assert f"git+{COLAB_INSTALL_URL}\"" in source, f"install from {COLAB_INSTALL_URL}, the branch the launch links open"
+        assert f'git+{COLAB_INSTALL_URL}"' in source, (
+            f"install from {COLAB_INSTALL_URL}, the branch the launch links open"
+        )
 
-    @pytest.mark.parametrize("on_colab, installed, expected", [
-        (True, False, [[sys.executable, "-m", "pip", "install", "--quiet", f"git+{COLAB_INSTALL_URL}"]]),
-        (True, True, []),
-        (False, False, []),
-    ], ids=["colab-without-mllib", "colab-with-mllib", "elsewhere"])
-    def test_first_cell_installs_only_on_colab_and_only_when_missing(self, path, on_colab, installed, expected):
+    @pytest.mark.parametrize(
+        "on_colab, installed, expected",
+        [
+            (
+                True,
+                False,
+                [
+                    [
+                        sys.executable,
+                        "-m",
+                        "pip",
+                        "install",
+                        "--quiet",
+                        f"git+{COLAB_INSTALL_URL}",
+                    ]
+                ],
+            ),
+            (True, True, []),
+            (False, False, []),
+        ],
+        ids=["colab-without-mllib", "colab-with-mllib", "elsewhere"],
+    )
+    def test_first_cell_installs_only_on_colab_and_only_when_missing(
+        self, path, on_colab, installed, expected
+    ):
         assert run_first_cell(path, on_colab, installed) == expected
 
     def test_imports_mllib_and_uses_the_book_style(self, path):
@@ -107,32 +147,56 @@ class TestChapter:
         nb = load(path)
         markdown = "\n".join(sources(nb, "markdown"))
         code = "\n".join(sources(nb, "code"))
-        assert re.search(r"```\{prf:(theorem|lemma|proposition)\}", markdown), "a stated result"
+        assert re.search(
+            r"```\{prf:(theorem|lemma|proposition)\}", markdown
+        ), "a stated result"
         assert "```{prf:proof}" in markdown, "a proof"
-        assert re.search(r"\$\$ \(eq-[a-z0-9-]+\)", markdown), "a labelled equation"
-        assert "show_source(" in code, "the implementation shown next to the derivation"
-        assert len(re.findall(r"\bassert\b|np\.testing\.assert", code)) >= 10, "numerical checks"
+        assert re.search(r"\$\$ \(eq-[a-z0-9-]+\)", markdown), (
+            "a labelled equation"
+        )
+        assert "show_source(" in code, (
+            "the implementation shown next to the derivation"
+        )
+        assert (
+            len(re.findall(r"\bassert\b|np\.testing\.assert", code)) >= 10
+        ), "numerical checks"
         assert markdown.count("```{exercise-start}") >= 3, "exercises"
-        assert markdown.count("```{solution-start}") == markdown.count("```{exercise-start}"), "a solution per exercise"
-        assert markdown.count(":class: dropdown") >= markdown.count("```{solution-start}"), "solutions in dropdowns"
-        assert "## Summary" in markdown and "{cite}" in markdown, "summary and references"
+        assert markdown.count("```{solution-start}") == markdown.count(
+            "```{exercise-start}"
+        ), "a solution per exercise"
+        assert markdown.count(":class: dropdown") >= markdown.count(
+            "```{solution-start}"
+        ), "solutions in dropdowns"
+        assert "## Summary" in markdown and "{cite}" in markdown, (
+            "summary and references"
+        )
 
     def test_every_figure_has_a_caption_name_and_alt_text(self, path):
         for cell in load(path)["cells"]:
             source = "".join(cell["source"])
-            if cell["cell_type"] == "code" and "plt.show()" in source and "def " not in source.split("plt.show()")[0].splitlines()[0]:
+            if (
+                cell["cell_type"] == "code"
+                and "plt.show()" in source
+                and "def " not in source.split("plt.show()")[0].splitlines()[0]
+            ):
                 meta = cell["metadata"].get("mystnb", {})
                 if "interact(" in source:
                     continue  # interactive demos sit next to a captioned static figure
-                assert meta.get("figure", {}).get("caption"), f"{path.name}: figure without caption:\n{source[:200]}"
+                assert meta.get("figure", {}).get("caption"), (
+                    f"{path.name}: figure without caption:\n{source[:200]}"
+                )
                 assert meta["figure"].get("name", "").startswith("fig-")
-                assert meta.get("image", {}).get("alt"), f"{path.name}: figure without alt text"
+                assert meta.get("image", {}).get("alt"), (
+                    f"{path.name}: figure without alt text"
+                )
 
     def test_labels_carry_the_chapter_prefix(self, path):
         text = "\n".join(sources(load(path), "markdown"))
         labels = re.findall(r"\$\$ \((eq-[^)]+)\)|:label: (\S+)", text)
         prefixes = {next(filter(None, pair)).split("-")[1] for pair in labels}
-        assert len(prefixes) == 1, f"labels should share one chapter prefix, found {prefixes}"
+        assert len(prefixes) == 1, (
+            f"labels should share one chapter prefix, found {prefixes}"
+        )
 
     def test_no_global_random_seed(self, path):
         assert "np.random.seed" not in "\n".join(sources(load(path), "code"))
@@ -141,18 +205,26 @@ class TestChapter:
 def test_mllib_never_forms_an_explicit_inverse_or_seeds_globally():
     for path in (ROOT / "mllib").rglob("*.py"):
         text = path.read_text()
-        assert not re.search(r"\binv\(", text), f"{path}: solve a system instead of forming an inverse"
-        assert "np.random.seed" not in text, f"{path}: use check_random_state(random_state)"
+        assert not re.search(r"\binv\(", text), (
+            f"{path}: solve a system instead of forming an inverse"
+        )
+        assert "np.random.seed" not in text, (
+            f"{path}: use check_random_state(random_state)"
+        )
 
 
 def test_requirements_keep_jupyter_book_1():
     text = (ROOT / "requirements.txt").read_text()
     assert re.search(r"^jupyter-book>=1\.0\.4,<2", text, re.M)
-    assert re.search(r"^-e \.$", text, re.M), "requirements.txt must install mllib itself"
+    assert re.search(r"^-e \.$", text, re.M), (
+        "requirements.txt must install mllib itself"
+    )
 
 
 def test_config_makes_failing_cells_fail_the_build():
     execute = CONFIG["execute"]
-    assert execute["raise_on_error"] is True and execute["allow_errors"] is False
+    assert (
+        execute["raise_on_error"] is True and execute["allow_errors"] is False
+    )
     assert CONFIG["only_build_toc_files"] is True
     assert CONFIG["repository"]["branch"] == "main"

@@ -15,12 +15,16 @@ from mllib.exceptions import NotFittedError
 @functools.lru_cache
 def _data(name):
     """A read-only data set (loaded once per session; read-only, so no test can alter it)."""
-    if name == "wide":                                   # more features than samples: rank n - 1
-        X = np.random.default_rng(1).normal(size=(30, 40)) @ np.diag(np.linspace(3, 0.5, 40))
-    elif name == "digits":                               # 64 pixels, several of them constant
+    if name == "wide":  # more features than samples: rank n - 1
+        X = np.random.default_rng(1).normal(size=(30, 40)) @ np.diag(
+            np.linspace(3, 0.5, 40)
+        )
+    elif name == "digits":  # 64 pixels, several of them constant
         X = load_digits().data[:600]
     else:
-        X = {"iris": load_iris, "wine": load_wine, "diabetes": load_diabetes}[name]().data
+        X = {"iris": load_iris, "wine": load_wine, "diabetes": load_diabetes}[
+            name
+        ]().data
     X.flags.writeable = False
     return X
 
@@ -34,9 +38,13 @@ def _well_separated(variances, rtol=1e-3):
     v = np.asarray(variances)
     count = 0
     for j in range(len(v)):
-        neighbours = v[max(j - 1, 0):j + 2]
+        neighbours = v[max(j - 1, 0) : j + 2]
         gaps = np.abs(neighbours - v[j])
-        if v[j] <= 1e-10 * v[0] or np.any(gaps[gaps != 0] < rtol * v[j]) or np.sum(gaps == 0) > 1:
+        if (
+            v[j] <= 1e-10 * v[0]
+            or np.any(gaps[gaps != 0] < rtol * v[j])
+            or np.sum(gaps == 0) > 1
+        ):
             break
         count += 1
     return count
@@ -46,8 +54,10 @@ def _axis_tolerance(variances):
     """Perturbation theory for symmetric eigenproblems: an axis is accurate to about
     eps * lambda_1 / (gap to the nearest other eigenvalue) (Golub & Van Loan, Thm 8.1.12)."""
     v = np.asarray(variances)
-    gaps = np.array([np.min(np.abs(np.delete(v, j) - v[j])) for j in range(len(v))])
-    with np.errstate(divide="ignore"):                  # a repeated eigenvalue: any tolerance
+    gaps = np.array(
+        [np.min(np.abs(np.delete(v, j) - v[j])) for j in range(len(v))]
+    )
+    with np.errstate(divide="ignore"):  # a repeated eigenvalue: any tolerance
         return 1e4 * np.finfo(float).eps * v[0] / gaps + 1e-12
 
 
@@ -65,15 +75,37 @@ def test_matches_sklearn(name, solver):
     assert k >= 4
     ours = PCA(n_components=k, svd_solver=solver).fit(X)
     scale = theirs.explained_variance_[0]
-    np.testing.assert_allclose(ours.explained_variance_, theirs.explained_variance_[:k], rtol=1e-9,
-                               atol=1e-12 * scale)
-    np.testing.assert_allclose(ours.explained_variance_ratio_, theirs.explained_variance_ratio_[:k],
-                               rtol=1e-9, atol=1e-14)
-    np.testing.assert_allclose(ours.singular_values_, theirs.singular_values_[:k], rtol=1e-9,
-                               atol=1e-7 * theirs.singular_values_[0])
-    np.testing.assert_allclose(ours.mean_, theirs.mean_, rtol=1e-12, atol=1e-12)
-    _same_up_to_sign(ours.components_, theirs.components_[:k], _axis_tolerance(theirs.explained_variance_)[:k])
-    assert ours.n_components_ == k and ours.n_samples_ == len(X) and ours.n_features_in_ == X.shape[1]
+    np.testing.assert_allclose(
+        ours.explained_variance_,
+        theirs.explained_variance_[:k],
+        rtol=1e-9,
+        atol=1e-12 * scale,
+    )
+    np.testing.assert_allclose(
+        ours.explained_variance_ratio_,
+        theirs.explained_variance_ratio_[:k],
+        rtol=1e-9,
+        atol=1e-14,
+    )
+    np.testing.assert_allclose(
+        ours.singular_values_,
+        theirs.singular_values_[:k],
+        rtol=1e-9,
+        atol=1e-7 * theirs.singular_values_[0],
+    )
+    np.testing.assert_allclose(
+        ours.mean_, theirs.mean_, rtol=1e-12, atol=1e-12
+    )
+    _same_up_to_sign(
+        ours.components_,
+        theirs.components_[:k],
+        _axis_tolerance(theirs.explained_variance_)[:k],
+    )
+    assert (
+        ours.n_components_ == k
+        and ours.n_samples_ == len(X)
+        and ours.n_features_in_ == X.shape[1]
+    )
 
 
 @pytest.mark.parametrize("whiten", [False, True])
@@ -81,15 +113,31 @@ def test_matches_sklearn(name, solver):
 def test_transform_and_inverse_transform_match_sklearn(name, whiten):
     X = _data(name)
     k = min(4, _well_separated(SkPCA().fit(X).explained_variance_))
-    ours, theirs = PCA(k, whiten=whiten).fit(X), SkPCA(k, whiten=whiten, svd_solver="full").fit(X)
+    ours, theirs = (
+        PCA(k, whiten=whiten).fit(X),
+        SkPCA(k, whiten=whiten, svd_solver="full").fit(X),
+    )
     signs = np.sign(np.sum(ours.components_ * theirs.components_, axis=1))
     X_new = X[::7] + 0.5
     Z = ours.transform(X_new)
-    np.testing.assert_allclose(Z, theirs.transform(X_new) * signs, rtol=1e-7, atol=1e-8 * np.abs(Z).max())
-    np.testing.assert_allclose(ours.fit_transform(X), theirs.fit_transform(X) * signs, rtol=1e-7,
-                               atol=1e-8 * np.abs(Z).max())
-    np.testing.assert_allclose(ours.inverse_transform(Z), theirs.inverse_transform(Z * signs), rtol=1e-9,
-                               atol=1e-9 * np.abs(X).max())
+    np.testing.assert_allclose(
+        Z,
+        theirs.transform(X_new) * signs,
+        rtol=1e-7,
+        atol=1e-8 * np.abs(Z).max(),
+    )
+    np.testing.assert_allclose(
+        ours.fit_transform(X),
+        theirs.fit_transform(X) * signs,
+        rtol=1e-7,
+        atol=1e-8 * np.abs(Z).max(),
+    )
+    np.testing.assert_allclose(
+        ours.inverse_transform(Z),
+        theirs.inverse_transform(Z * signs),
+        rtol=1e-9,
+        atol=1e-9 * np.abs(X).max(),
+    )
 
 
 def test_sign_convention_is_deterministic_and_shared_by_both_solvers():
@@ -98,10 +146,16 @@ def test_sign_convention_is_deterministic_and_shared_by_both_solvers():
     eig = PCA(svd_solver="covariance_eigh").fit(X).components_
     largest = full[np.arange(len(full)), np.argmax(np.abs(full), axis=1)]
     assert np.all(largest > 0)
-    np.testing.assert_allclose(eig, full, atol=1e-6)                      # same signs, not just up to sign
+    np.testing.assert_allclose(
+        eig, full, atol=1e-6
+    )  # same signs, not just up to sign
     shuffled = X[np.random.default_rng(0).permutation(len(X))]
-    np.testing.assert_allclose(PCA(svd_solver="full").fit(shuffled).components_, full, atol=1e-9)
-    np.testing.assert_allclose(PCA(svd_solver="full").fit(-X).components_, full, atol=1e-9)
+    np.testing.assert_allclose(
+        PCA(svd_solver="full").fit(shuffled).components_, full, atol=1e-9
+    )
+    np.testing.assert_allclose(
+        PCA(svd_solver="full").fit(-X).components_, full, atol=1e-9
+    )
 
 
 @pytest.mark.parametrize("name", ["iris", "wine", "diabetes"])
@@ -112,7 +166,9 @@ def test_signs_equal_sklearn(name):
     theirs = SkPCA(k, svd_solver="full").fit(X)
     for solver in ("full", "covariance_eigh"):
         ours = PCA(k, svd_solver=solver).fit(X)
-        difference = np.abs(ours.components_ - theirs.components_)      # the same signs, not up to sign
+        difference = np.abs(
+            ours.components_ - theirs.components_
+        )  # the same signs, not up to sign
         assert np.all(difference <= _axis_tolerance(variances)[:k, None])
 
 
@@ -120,18 +176,35 @@ def test_worked_example_of_the_source_notes_recomputed():
     # Five samples of two features (the notes store them as columns); the notes divide by N = 5.
     X = np.array([[-1, -1, 0, 2, 0], [-2, 0, 0, 1, 1]], dtype=float).T
     pca = PCA().fit(X)
-    np.testing.assert_allclose(pca.components_[0], np.array([1, 1]) / np.sqrt(2), atol=1e-12)
+    np.testing.assert_allclose(
+        pca.components_[0], np.array([1, 1]) / np.sqrt(2), atol=1e-12
+    )
     # The second axis has two entries of equal magnitude: the sign convention ties and rounding
     # picks the sign, so only the axis up to sign is determined.
     second = pca.components_[1]
-    np.testing.assert_allclose(second * np.sign(second[1]), np.array([-1, 1]) / np.sqrt(2), atol=1e-12)
-    np.testing.assert_allclose(pca.explained_variance_ * 4 / 5, [2.0, 0.4], rtol=1e-12)   # 1/N as in the notes
-    np.testing.assert_allclose(pca.explained_variance_, [2.5, 0.5], rtol=1e-12)           # 1/(N-1)
-    np.testing.assert_allclose(pca.explained_variance_ratio_, [5 / 6, 1 / 6], rtol=1e-12)
-    np.testing.assert_allclose(pca.transform(X)[:, 0], np.array([-3, -1, 0, 3, 1]) / np.sqrt(2), atol=1e-12)
+    np.testing.assert_allclose(
+        second * np.sign(second[1]), np.array([-1, 1]) / np.sqrt(2), atol=1e-12
+    )
+    np.testing.assert_allclose(
+        pca.explained_variance_ * 4 / 5, [2.0, 0.4], rtol=1e-12
+    )  # 1/N as in the notes
+    np.testing.assert_allclose(
+        pca.explained_variance_, [2.5, 0.5], rtol=1e-12
+    )  # 1/(N-1)
+    np.testing.assert_allclose(
+        pca.explained_variance_ratio_, [5 / 6, 1 / 6], rtol=1e-12
+    )
+    np.testing.assert_allclose(
+        pca.transform(X)[:, 0],
+        np.array([-3, -1, 0, 3, 1]) / np.sqrt(2),
+        atol=1e-12,
+    )
     one = PCA(n_components=1).fit(X)
-    np.testing.assert_allclose(one.inverse_transform(one.transform(X)).T,
-                               [[-1.5, -0.5, 0, 1.5, 0.5]] * 2, atol=1e-12)
+    np.testing.assert_allclose(
+        one.inverse_transform(one.transform(X)).T,
+        [[-1.5, -0.5, 0, 1.5, 0.5]] * 2,
+        atol=1e-12,
+    )
 
 
 @pytest.mark.parametrize("name", ["iris", "wine", "wide"])
@@ -142,9 +215,15 @@ def test_maximal_variance_and_minimal_reconstruction_error(name):
     pca = PCA().fit(X)
     Xc = X - X.mean(axis=0)
     S = Xc.T @ Xc / (n - 1)
-    for j, (u, lam) in enumerate(zip(pca.components_[:3], pca.explained_variance_[:3])):
-        np.testing.assert_allclose(S @ u, lam * u, atol=1e-8 * pca.explained_variance_[0])   # S u = λ u
-        np.testing.assert_allclose(np.var(Xc @ u, ddof=1), lam, rtol=1e-9)                  # variance λ
+    for j, (u, lam) in enumerate(
+        zip(pca.components_[:3], pca.explained_variance_[:3])
+    ):
+        np.testing.assert_allclose(
+            S @ u, lam * u, atol=1e-8 * pca.explained_variance_[0]
+        )  # S u = λ u
+        np.testing.assert_allclose(
+            np.var(Xc @ u, ddof=1), lam, rtol=1e-9
+        )  # variance λ
         # No unit vector orthogonal to the previous axes has a larger variance.
         V = rng.normal(size=(500, d))
         V -= (V @ pca.components_[:j].T) @ pca.components_[:j]
@@ -152,22 +231,35 @@ def test_maximal_variance_and_minimal_reconstruction_error(name):
         assert np.all(np.var(Xc @ V.T, axis=0, ddof=1) <= lam * (1 + 1e-9))
     for k in (1, 2, 3):
         model = PCA(n_components=k).fit(X)
-        error = np.mean(np.sum((X - model.inverse_transform(model.transform(X))) ** 2, axis=1))
+        error = np.mean(
+            np.sum(
+                (X - model.inverse_transform(model.transform(X))) ** 2, axis=1
+            )
+        )
         discarded = pca.explained_variance_[k:].sum() * (n - 1) / n
         np.testing.assert_allclose(error, discarded, rtol=1e-8)
         # Any other k-dimensional subspace (through the mean) reconstructs worse.
         for _ in range(20):
             Q = np.linalg.qr(rng.normal(size=(d, k)))[0]
-            assert np.mean(np.sum((Xc - Xc @ Q @ Q.T) ** 2, axis=1)) >= error * (1 - 1e-12)
+            assert np.mean(
+                np.sum((Xc - Xc @ Q @ Q.T) ** 2, axis=1)
+            ) >= error * (1 - 1e-12)
 
 
 def test_whitened_training_data_have_identity_covariance():
     X = load_wine().data
-    white, plain = PCA(n_components=5, whiten=True).fit(X), PCA(n_components=5).fit(X)
+    white, plain = (
+        PCA(n_components=5, whiten=True).fit(X),
+        PCA(n_components=5).fit(X),
+    )
     Z = white.transform(X)
     # As scikit-learn: the axes are unchanged, only the scores are divided by sqrt(explained_variance_).
-    np.testing.assert_allclose(white.components_, plain.components_, rtol=0, atol=0)
-    np.testing.assert_allclose(Z, plain.transform(X) / np.sqrt(plain.explained_variance_), rtol=1e-12)
+    np.testing.assert_allclose(
+        white.components_, plain.components_, rtol=0, atol=0
+    )
+    np.testing.assert_allclose(
+        Z, plain.transform(X) / np.sqrt(plain.explained_variance_), rtol=1e-12
+    )
     np.testing.assert_allclose(np.cov(Z, rowvar=False), np.eye(5), atol=1e-10)
     np.testing.assert_allclose(Z.mean(axis=0), 0, atol=1e-12)
 
@@ -176,7 +268,10 @@ def test_whitened_training_data_have_identity_covariance():
 @pytest.mark.parametrize("name", ["wine", "digits", "diabetes"])
 def test_fraction_of_variance_chooses_k_as_sklearn(name, fraction):
     X = _data(name)
-    ours, theirs = PCA(n_components=fraction).fit(X), SkPCA(n_components=fraction, svd_solver="full").fit(X)
+    ours, theirs = (
+        PCA(n_components=fraction).fit(X),
+        SkPCA(n_components=fraction, svd_solver="full").fit(X),
+    )
     assert ours.n_components_ == theirs.n_components_
     assert ours.explained_variance_ratio_.sum() > fraction
     assert ours.explained_variance_ratio_[:-1].sum() <= fraction
@@ -189,7 +284,9 @@ def test_fraction_must_be_exceeded_not_just_reached():
     assert SkPCA(n_components=0.5, svd_solver="full").fit(X).n_components_ == 2
     for solver in ("full", "covariance_eigh"):
         pca = PCA(n_components=0.5, svd_solver=solver).fit(X)
-        np.testing.assert_array_equal(PCA(svd_solver=solver).fit(X).explained_variance_ratio_, [0.5, 0.5])
+        np.testing.assert_array_equal(
+            PCA(svd_solver=solver).fit(X).explained_variance_ratio_, [0.5, 0.5]
+        )
         assert pca.n_components_ == 2
 
 
@@ -200,15 +297,21 @@ def test_auto_dispatches_on_the_shape():
         auto = PCA(svd_solver="auto").fit(X)
         chosen = PCA(svd_solver=solver).fit(X)
         np.testing.assert_array_equal(auto.components_, chosen.components_)
-        np.testing.assert_array_equal(auto.explained_variance_, chosen.explained_variance_)
+        np.testing.assert_array_equal(
+            auto.explained_variance_, chosen.explained_variance_
+        )
 
 
 def test_covariance_solver_centres_first_so_a_large_offset_costs_no_accuracy():
     X = np.random.default_rng(0).normal(size=(500, 4)) * [3.0, 2.0, 1.0, 0.5]
     reference = PCA(svd_solver="full").fit(X)
     shifted = PCA(svd_solver="covariance_eigh").fit(X + 1e7)
-    np.testing.assert_allclose(shifted.explained_variance_, reference.explained_variance_, rtol=1e-8)
-    np.testing.assert_allclose(shifted.components_, reference.components_, atol=1e-7)
+    np.testing.assert_allclose(
+        shifted.explained_variance_, reference.explained_variance_, rtol=1e-8
+    )
+    np.testing.assert_allclose(
+        shifted.components_, reference.components_, atol=1e-7
+    )
 
 
 def test_bad_input():
@@ -228,9 +331,13 @@ def test_bad_input():
     with pytest.raises(ValueError, match="NaN"):
         PCA().fit(np.where(X > 1, np.nan, X))
     rank_two = X[:, :2] @ np.array([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0]])
-    with pytest.raises(ValueError, match="numerical rank 2, but n_components=3"):
+    with pytest.raises(
+        ValueError, match="numerical rank 2, but n_components=3"
+    ):
         PCA(whiten=True).fit(rank_two)
-    PCA(n_components=2, whiten=True).fit(rank_two)              # the non-degenerate part is fine
+    PCA(n_components=2, whiten=True).fit(
+        rank_two
+    )  # the non-degenerate part is fine
     for method in ("transform", "inverse_transform"):
         with pytest.raises(NotFittedError):
             getattr(PCA(), method)(X)

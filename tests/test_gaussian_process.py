@@ -9,7 +9,12 @@ from sklearn.kernel_ridge import KernelRidge as SkKernelRidge
 
 from mllib.exceptions import NotFittedError
 from mllib.gaussian_process import GaussianProcessRegressor
-from mllib.gaussian_process.kernels import RBF, ConstantKernel, DotProduct, WhiteKernel
+from mllib.gaussian_process.kernels import (
+    RBF,
+    ConstantKernel,
+    DotProduct,
+    WhiteKernel,
+)
 from mllib.kernel_ridge import KernelRidge
 from mllib.optim import check_gradient, numerical_jacobian
 
@@ -24,13 +29,25 @@ def make_data(n, d, seed=0, noise=0.1):
 # Pairs of (ours, scikit-learn's) kernels with the same hyperparameters.
 KERNEL_PAIRS = {
     "rbf": (RBF(0.7), sk.RBF(0.7)),
-    "constant*rbf": (ConstantKernel(2.0) * RBF(1.3), sk.ConstantKernel(2.0) * sk.RBF(1.3)),
-    "c*rbf+white": (ConstantKernel(0.5) * RBF(0.4) + WhiteKernel(0.05),
-                    sk.ConstantKernel(0.5) * sk.RBF(0.4) + sk.WhiteKernel(0.05)),
+    "constant*rbf": (
+        ConstantKernel(2.0) * RBF(1.3),
+        sk.ConstantKernel(2.0) * sk.RBF(1.3),
+    ),
+    "c*rbf+white": (
+        ConstantKernel(0.5) * RBF(0.4) + WhiteKernel(0.05),
+        sk.ConstantKernel(0.5) * sk.RBF(0.4) + sk.WhiteKernel(0.05),
+    ),
     "scalars": (2.0 * RBF(1.0) + 0.3, 2.0 * sk.RBF(1.0) + 0.3),
-    "dot+rbf*rbf": (DotProduct(0.5) + RBF(0.5) * RBF(2.0), sk.DotProduct(0.5) + sk.RBF(0.5) * sk.RBF(2.0)),
-    "fixed": (ConstantKernel(1.5, "fixed") * RBF(0.8, (1e-2, 1e2)) + WhiteKernel(0.1, "fixed"),
-              sk.ConstantKernel(1.5, "fixed") * sk.RBF(0.8, (1e-2, 1e2)) + sk.WhiteKernel(0.1, "fixed")),
+    "dot+rbf*rbf": (
+        DotProduct(0.5) + RBF(0.5) * RBF(2.0),
+        sk.DotProduct(0.5) + sk.RBF(0.5) * sk.RBF(2.0),
+    ),
+    "fixed": (
+        ConstantKernel(1.5, "fixed") * RBF(0.8, (1e-2, 1e2))
+        + WhiteKernel(0.1, "fixed"),
+        sk.ConstantKernel(1.5, "fixed") * sk.RBF(0.8, (1e-2, 1e2))
+        + sk.WhiteKernel(0.1, "fixed"),
+    ),
 }
 
 
@@ -42,9 +59,15 @@ def test_kernels_match_sklearn(name):
     K_sk, dK_sk = theirs(X, eval_gradient=True)
     np.testing.assert_allclose(K, K_sk, rtol=1e-12, atol=1e-14)
     np.testing.assert_allclose(dK, dK_sk, rtol=1e-10, atol=1e-13)
-    np.testing.assert_allclose(ours(X_new, X), theirs(X_new, X), rtol=1e-12, atol=1e-14)
-    np.testing.assert_allclose(ours.diag(X_new), theirs.diag(X_new), rtol=1e-13)
-    np.testing.assert_allclose(ours.diag(X_new), np.diag(ours(X_new)), rtol=1e-13)
+    np.testing.assert_allclose(
+        ours(X_new, X), theirs(X_new, X), rtol=1e-12, atol=1e-14
+    )
+    np.testing.assert_allclose(
+        ours.diag(X_new), theirs.diag(X_new), rtol=1e-13
+    )
+    np.testing.assert_allclose(
+        ours.diag(X_new), np.diag(ours(X_new)), rtol=1e-13
+    )
     np.testing.assert_allclose(ours.theta, theirs.theta, rtol=1e-14)
     np.testing.assert_allclose(ours.bounds, theirs.bounds, rtol=1e-14)
     assert repr(ours) == repr(theirs)
@@ -56,13 +79,27 @@ def test_kernel_gradients_match_finite_differences(name):
     if kernel.n_dims == 0:
         pytest.skip("no free hyperparameters")
     X, _, _ = make_data(15, 2)
-    weights = np.random.default_rng(3).normal(size=(15, 15))     # a random scalar projection of K(θ)
-    projected = lambda theta: np.sum(weights * kernel.clone_with_theta(theta)(X))
-    gradient = lambda theta: np.einsum("ij,ijk->k", weights, kernel.clone_with_theta(theta)(X, eval_gradient=True)[1])
+    weights = np.random.default_rng(3).normal(
+        size=(15, 15)
+    )  # a random scalar projection of K(θ)
+    projected = lambda theta: np.sum(
+        weights * kernel.clone_with_theta(theta)(X)
+    )
+    gradient = lambda theta: np.einsum(
+        "ij,ijk->k",
+        weights,
+        kernel.clone_with_theta(theta)(X, eval_gradient=True)[1],
+    )
     assert check_gradient(projected, gradient, kernel.theta) < 1e-8
-    full = numerical_jacobian(lambda theta: kernel.clone_with_theta(theta)(X), kernel.theta)
-    np.testing.assert_allclose(kernel(X, eval_gradient=True)[1], full, atol=1e-7)
-    wrong = lambda theta: gradient(theta) / np.exp(theta)            # ∂K/∂θ instead of ∂K/∂log θ
+    full = numerical_jacobian(
+        lambda theta: kernel.clone_with_theta(theta)(X), kernel.theta
+    )
+    np.testing.assert_allclose(
+        kernel(X, eval_gradient=True)[1], full, atol=1e-7
+    )
+    wrong = lambda theta: (
+        gradient(theta) / np.exp(theta)
+    )  # ∂K/∂θ instead of ∂K/∂log θ
     assert check_gradient(projected, wrong, kernel.theta + 0.5) > 1e-3
 
 
@@ -71,25 +108,41 @@ def test_theta_round_trip_fixed_parameters_and_clone_with_theta():
     assert kernel.n_dims == 2
     np.testing.assert_allclose(kernel.theta, np.log([2.0, 0.1]))
     other = kernel.clone_with_theta(np.log([3.0, 0.2]))
-    assert (other.k1.k1.constant_value, other.k2.noise_level) == pytest.approx((3.0, 0.2))
-    np.testing.assert_allclose(kernel.theta, np.log([2.0, 0.1]))        # the original is untouched
+    assert (other.k1.k1.constant_value, other.k2.noise_level) == pytest.approx(
+        (3.0, 0.2)
+    )
+    np.testing.assert_allclose(
+        kernel.theta, np.log([2.0, 0.1])
+    )  # the original is untouched
     assert other.k1.k2.length_scale == 0.5
     assert kernel.get_params()["k1__k2__length_scale"] == 0.5
-    assert RBF(1.0, "fixed")(np.ones((3, 1)), eval_gradient=True)[1].shape == (3, 3, 0)
+    assert RBF(1.0, "fixed")(np.ones((3, 1)), eval_gradient=True)[1].shape == (
+        3,
+        3,
+        0,
+    )
 
 
 def test_white_kernel_only_on_the_diagonal_of_one_set():
     X, _, X_new = make_data(5, 2)
     np.testing.assert_array_equal(WhiteKernel(0.3)(X), 0.3 * np.eye(5))
-    np.testing.assert_array_equal(WhiteKernel(0.3)(X_new, X), np.zeros((12, 5)))
+    np.testing.assert_array_equal(
+        WhiteKernel(0.3)(X_new, X), np.zeros((12, 5))
+    )
 
 
 @pytest.mark.parametrize("d", [1, 2, 5])
-@pytest.mark.parametrize("length_scale, alpha", [(0.3, 1e-1), (1.0, 1e-2), (3.0, 1e-3), (1.0, 1e-4)])
+@pytest.mark.parametrize(
+    "length_scale, alpha", [(0.3, 1e-1), (1.0, 1e-2), (3.0, 1e-3), (1.0, 1e-4)]
+)
 def test_predictions_match_sklearn_without_optimizer(d, length_scale, alpha):
     X, y, X_new = make_data(40, d, seed=d)
-    ours = GaussianProcessRegressor(kernel=RBF(length_scale), alpha=alpha).fit(X, y)
-    theirs = SkGPR(kernel=sk.RBF(length_scale), alpha=alpha, optimizer=None).fit(X, y)
+    ours = GaussianProcessRegressor(kernel=RBF(length_scale), alpha=alpha).fit(
+        X, y
+    )
+    theirs = SkGPR(
+        kernel=sk.RBF(length_scale), alpha=alpha, optimizer=None
+    ).fit(X, y)
     mean, std = ours.predict(X_new, return_std=True)
     _, cov = ours.predict(X_new, return_cov=True)
     ref_mean, ref_std = theirs.predict(X_new, return_std=True)
@@ -97,25 +150,42 @@ def test_predictions_match_sklearn_without_optimizer(d, length_scale, alpha):
     np.testing.assert_allclose(mean, ref_mean, rtol=1e-10, atol=1e-10)
     np.testing.assert_allclose(std, ref_std, rtol=1e-10, atol=1e-10)
     np.testing.assert_allclose(cov, ref_cov, rtol=1e-10, atol=1e-10)
-    assert ours.log_marginal_likelihood_value_ == pytest.approx(theirs.log_marginal_likelihood_value_, rel=1e-10, abs=1e-10)
+    assert ours.log_marginal_likelihood_value_ == pytest.approx(
+        theirs.log_marginal_likelihood_value_, rel=1e-10, abs=1e-10
+    )
     np.testing.assert_allclose(ours.L_, theirs.L_, rtol=1e-10, atol=1e-12)
-    np.testing.assert_allclose(ours.alpha_, theirs.alpha_, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(
+        ours.alpha_, theirs.alpha_, rtol=1e-9, atol=1e-9
+    )
 
 
-@pytest.mark.parametrize("name", ["constant*rbf", "c*rbf+white", "dot+rbf*rbf"])
-def test_composite_kernels_normalize_y_and_per_sample_noise_match_sklearn(name):
+@pytest.mark.parametrize(
+    "name", ["constant*rbf", "c*rbf+white", "dot+rbf*rbf"]
+)
+def test_composite_kernels_normalize_y_and_per_sample_noise_match_sklearn(
+    name,
+):
     ours_kernel, sk_kernel = KERNEL_PAIRS[name]
     X, y, X_new = make_data(30, 2, seed=4)
-    y = 10.0 + 3.0 * y                                          # normalize_y has something to do
+    y = 10.0 + 3.0 * y  # normalize_y has something to do
     noise = np.linspace(0.01, 0.2, 30)
-    ours = GaussianProcessRegressor(kernel=ours_kernel, alpha=noise, normalize_y=True).fit(X, y)
-    theirs = SkGPR(kernel=sk_kernel, alpha=noise, normalize_y=True, optimizer=None).fit(X, y)
+    ours = GaussianProcessRegressor(
+        kernel=ours_kernel, alpha=noise, normalize_y=True
+    ).fit(X, y)
+    theirs = SkGPR(
+        kernel=sk_kernel, alpha=noise, normalize_y=True, optimizer=None
+    ).fit(X, y)
     for flag in ("return_std", "return_cov"):
-        for a, b in zip(ours.predict(X_new, **{flag: True}), theirs.predict(X_new, **{flag: True})):
+        for a, b in zip(
+            ours.predict(X_new, **{flag: True}),
+            theirs.predict(X_new, **{flag: True}),
+        ):
             np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-10)
     theta = ours.kernel_.theta + 0.3
     value, gradient = ours.log_marginal_likelihood(theta, eval_gradient=True)
-    ref_value, ref_gradient = theirs.log_marginal_likelihood(theta, eval_gradient=True)
+    ref_value, ref_gradient = theirs.log_marginal_likelihood(
+        theta, eval_gradient=True
+    )
     assert value == pytest.approx(ref_value, rel=1e-10)
     np.testing.assert_allclose(gradient, ref_gradient, rtol=1e-8, atol=1e-10)
 
@@ -126,26 +196,42 @@ def test_evidence_is_the_gaussian_density_of_y():
     X, y, _ = make_data(30, 2, seed=5)
     kernel = ConstantKernel(1.7) * RBF(0.6)
     gp = GaussianProcessRegressor(kernel=kernel, alpha=0.05).fit(X, y)
-    cov = kernel(X) + 0.05 * np.eye(30)                       # y = f + ε ~ N(0, K + σ²I)
-    assert gp.log_marginal_likelihood_value_ == pytest.approx(multivariate_normal(np.zeros(30), cov).logpdf(y), rel=1e-12)
+    cov = kernel(X) + 0.05 * np.eye(30)  # y = f + ε ~ N(0, K + σ²I)
+    assert gp.log_marginal_likelihood_value_ == pytest.approx(
+        multivariate_normal(np.zeros(30), cov).logpdf(y), rel=1e-12
+    )
 
 
-@pytest.mark.parametrize("name", ["rbf", "c*rbf+white", "dot+rbf*rbf", "fixed"])
+@pytest.mark.parametrize(
+    "name", ["rbf", "c*rbf+white", "dot+rbf*rbf", "fixed"]
+)
 def test_log_marginal_likelihood_gradient_matches_finite_differences(name):
     X, y, _ = make_data(20, 2, seed=6)
-    gp = GaussianProcessRegressor(kernel=KERNEL_PAIRS[name][0], alpha=1e-2).fit(X, y)
+    gp = GaussianProcessRegressor(
+        kernel=KERNEL_PAIRS[name][0], alpha=1e-2
+    ).fit(X, y)
     theta = gp.kernel_.theta + 0.2
-    error = check_gradient(lambda t: gp.log_marginal_likelihood(t),
-                           lambda t: gp.log_marginal_likelihood(t, eval_gradient=True)[1], theta)
+    error = check_gradient(
+        lambda t: gp.log_marginal_likelihood(t),
+        lambda t: gp.log_marginal_likelihood(t, eval_gradient=True)[1],
+        theta,
+    )
     assert error < 1e-7
     # dropping the K⁻¹ term (the derivative of the complexity penalty) is caught
 
     def data_fit_term_only(t):
-        refit = GaussianProcessRegressor(kernel=gp.kernel_.clone_with_theta(t), alpha=1e-2).fit(X, y)
+        refit = GaussianProcessRegressor(
+            kernel=gp.kernel_.clone_with_theta(t), alpha=1e-2
+        ).fit(X, y)
         dK = refit.kernel_(X, eval_gradient=True)[1]
         return 0.5 * np.einsum("i,ijk,j->k", refit.alpha_, dK, refit.alpha_)
 
-    assert check_gradient(lambda t: gp.log_marginal_likelihood(t), data_fit_term_only, theta) > 1e-3
+    assert (
+        check_gradient(
+            lambda t: gp.log_marginal_likelihood(t), data_fit_term_only, theta
+        )
+        > 1e-3
+    )
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -153,48 +239,99 @@ def test_evidence_optimizer_reaches_at_least_sklearns_optimum(seed):
     X, y, X_new = make_data(40, 2, seed=seed, noise=0.3)
     kernel = ConstantKernel(1.0) * RBF(1.0) + WhiteKernel(1.0)
     sk_kernel = sk.ConstantKernel(1.0) * sk.RBF(1.0) + sk.WhiteKernel(1.0)
-    ours = GaussianProcessRegressor(kernel=kernel, optimizer="evidence", n_restarts_optimizer=3,
-                                    random_state=seed).fit(X, y)
-    theirs = SkGPR(kernel=sk_kernel, n_restarts_optimizer=3, random_state=seed).fit(X, y)
+    ours = GaussianProcessRegressor(
+        kernel=kernel,
+        optimizer="evidence",
+        n_restarts_optimizer=3,
+        random_state=seed,
+    ).fit(X, y)
+    theirs = SkGPR(
+        kernel=sk_kernel, n_restarts_optimizer=3, random_state=seed
+    ).fit(X, y)
     # judged by scikit-learn's own evidence function, at our hyperparameters
-    assert theirs.log_marginal_likelihood(ours.kernel_.theta) >= theirs.log_marginal_likelihood_value_ - 1e-6
-    assert ours.log_marginal_likelihood_value_ == pytest.approx(theirs.log_marginal_likelihood(ours.kernel_.theta), rel=1e-9)
+    assert (
+        theirs.log_marginal_likelihood(ours.kernel_.theta)
+        >= theirs.log_marginal_likelihood_value_ - 1e-6
+    )
+    assert ours.log_marginal_likelihood_value_ == pytest.approx(
+        theirs.log_marginal_likelihood(ours.kernel_.theta), rel=1e-9
+    )
     # the optimum is stationary where it is inside the bounds
-    _, gradient = ours.log_marginal_likelihood(ours.kernel_.theta, eval_gradient=True)
-    inside = np.all(np.abs(ours.kernel_.theta[:, None] - ours.kernel_.bounds) > 1e-3, axis=1)
+    _, gradient = ours.log_marginal_likelihood(
+        ours.kernel_.theta, eval_gradient=True
+    )
+    inside = np.all(
+        np.abs(ours.kernel_.theta[:, None] - ours.kernel_.bounds) > 1e-3,
+        axis=1,
+    )
     assert np.all(np.abs(gradient[inside]) < 1e-3)
-    np.testing.assert_allclose(kernel.theta, 0.0)                    # the caller's kernel is untouched
+    np.testing.assert_allclose(
+        kernel.theta, 0.0
+    )  # the caller's kernel is untouched
 
 
 def test_restarts_escape_a_poor_local_optimum():
     """Started at a tiny length-scale, a single run stays in the 'all noise-free wiggles' mode;
     restarts find the smooth explanation with a higher evidence (R&W §5.4.1)."""
     X, y, _ = make_data(30, 1, seed=8, noise=0.3)
-    kernel = ConstantKernel(1.0) * RBF(0.01, (1e-3, 1e2)) + WhiteKernel(1e-4, (1e-6, 1e1))
-    single = GaussianProcessRegressor(kernel=kernel, optimizer="evidence").fit(X, y)
-    restarted = GaussianProcessRegressor(kernel=kernel, optimizer="evidence", n_restarts_optimizer=5,
-                                         random_state=0).fit(X, y)
-    assert restarted.log_marginal_likelihood_value_ > single.log_marginal_likelihood_value_ + 1.0
+    kernel = ConstantKernel(1.0) * RBF(0.01, (1e-3, 1e2)) + WhiteKernel(
+        1e-4, (1e-6, 1e1)
+    )
+    single = GaussianProcessRegressor(kernel=kernel, optimizer="evidence").fit(
+        X, y
+    )
+    restarted = GaussianProcessRegressor(
+        kernel=kernel,
+        optimizer="evidence",
+        n_restarts_optimizer=5,
+        random_state=0,
+    ).fit(X, y)
+    assert (
+        restarted.log_marginal_likelihood_value_
+        > single.log_marginal_likelihood_value_ + 1.0
+    )
 
 
 def test_mean_equals_kernel_ridge_with_lambda_sigma_squared():
     X, y, X_new = make_data(50, 3, seed=9)
     length_scale, noise = 0.8, 0.05
-    gp = GaussianProcessRegressor(kernel=RBF(length_scale), alpha=noise).fit(X, y)
-    for krr in (SkKernelRidge(alpha=noise, kernel="rbf", gamma=1 / (2 * length_scale**2)).fit(X, y),
-                KernelRidge(alpha=noise, kernel="rbf", gamma=1 / (2 * length_scale**2)).fit(X, y)):
-        np.testing.assert_allclose(gp.alpha_, krr.dual_coef_, rtol=1e-9, atol=1e-10)
-        np.testing.assert_allclose(gp.predict(X_new), krr.predict(X_new), rtol=1e-9, atol=1e-10)
-    composite = ConstantKernel(1.7) * RBF(0.6) + ConstantKernel(0.3) * DotProduct(0.0, "fixed")
+    gp = GaussianProcessRegressor(kernel=RBF(length_scale), alpha=noise).fit(
+        X, y
+    )
+    for krr in (
+        SkKernelRidge(
+            alpha=noise, kernel="rbf", gamma=1 / (2 * length_scale**2)
+        ).fit(X, y),
+        KernelRidge(
+            alpha=noise, kernel="rbf", gamma=1 / (2 * length_scale**2)
+        ).fit(X, y),
+    ):
+        np.testing.assert_allclose(
+            gp.alpha_, krr.dual_coef_, rtol=1e-9, atol=1e-10
+        )
+        np.testing.assert_allclose(
+            gp.predict(X_new), krr.predict(X_new), rtol=1e-9, atol=1e-10
+        )
+    composite = ConstantKernel(1.7) * RBF(0.6) + ConstantKernel(
+        0.3
+    ) * DotProduct(0.0, "fixed")
     gp = GaussianProcessRegressor(kernel=composite, alpha=noise).fit(X, y)
-    krr = KernelRidge(alpha=noise, kernel=composite).fit(X, y)         # a GP kernel is a whole-array callable
-    np.testing.assert_allclose(gp.predict(X_new), krr.predict(X_new), rtol=1e-9, atol=1e-10)
+    krr = KernelRidge(alpha=noise, kernel=composite).fit(
+        X, y
+    )  # a GP kernel is a whole-array callable
+    np.testing.assert_allclose(
+        gp.predict(X_new), krr.predict(X_new), rtol=1e-9, atol=1e-10
+    )
 
 
 def test_noise_free_posterior_interpolates_and_never_exceeds_the_prior():
     X, y, X_new = make_data(30, 4, seed=10)
-    gp = GaussianProcessRegressor(kernel=ConstantKernel(2.0) * RBF(1.0), alpha=0.0)
-    with pytest.warns(UserWarning, match="variances smaller than 0"):   # rounding at the data, clipped
+    gp = GaussianProcessRegressor(
+        kernel=ConstantKernel(2.0) * RBF(1.0), alpha=0.0
+    )
+    with pytest.warns(
+        UserWarning, match="variances smaller than 0"
+    ):  # rounding at the data, clipped
         mean, std = gp.fit(X, y).predict(X, return_std=True)
     np.testing.assert_allclose(mean, y, atol=1e-9)
     assert np.all(std >= 0) and np.all(std < 1e-6)
@@ -209,15 +346,22 @@ def test_samples_have_the_posterior_moments():
     mean, cov = gp.predict(X_new, return_cov=True)
     assert draws.shape == (12, 50_000)
     scale = np.sqrt(np.diag(cov).max())
-    np.testing.assert_allclose(draws.mean(axis=1), mean, atol=5 * scale / np.sqrt(50_000))
+    np.testing.assert_allclose(
+        draws.mean(axis=1), mean, atol=5 * scale / np.sqrt(50_000)
+    )
     np.testing.assert_allclose(np.cov(draws), cov, atol=0.03 * scale**2)
-    np.testing.assert_array_equal(gp.sample_y(X_new, 2, random_state=4), gp.sample_y(X_new, 2, random_state=4))
+    np.testing.assert_array_equal(
+        gp.sample_y(X_new, 2, random_state=4),
+        gp.sample_y(X_new, 2, random_state=4),
+    )
 
 
 def rbf_in_extended_precision(X, Y, length_scale):
     """exp(−‖x − y‖²/(2ℓ²)) from differences summed in long double: a reference accurate well beyond float64."""
     X, Y = np.asarray(X, np.longdouble), np.asarray(Y, np.longdouble)
-    D = sum((X[:, k][:, None] - Y[:, k][None, :]) ** 2 for k in range(X.shape[1]))
+    D = sum(
+        (X[:, k][:, None] - Y[:, k][None, :]) ** 2 for k in range(X.shape[1])
+    )
     return np.exp(-D / (2 * np.longdouble(length_scale) ** 2))
 
 
@@ -227,8 +371,13 @@ def test_rbf_entries_are_accurate_to_rounding(length_scale):
     which the norm expansion ‖x‖² + ‖y‖² − 2xᵀy (absolute error ~ eps ‖x‖²/ℓ²) is not."""
     X, _, X_new = make_data(300, 3, seed=15)
     eps = np.finfo(float).eps
-    for K, reference in [(RBF(length_scale)(X), rbf_in_extended_precision(X, X, length_scale)),
-                         (RBF(length_scale)(X_new, X), rbf_in_extended_precision(X_new, X, length_scale))]:
+    for K, reference in [
+        (RBF(length_scale)(X), rbf_in_extended_precision(X, X, length_scale)),
+        (
+            RBF(length_scale)(X_new, X),
+            rbf_in_extended_precision(X_new, X, length_scale),
+        ),
+    ]:
         assert np.abs(K - reference).max() < 4 * eps
 
 
@@ -237,10 +386,17 @@ def test_1500_points_with_tiny_alpha_are_stable_and_match_sklearn():
     ours = GaussianProcessRegressor(kernel=RBF(0.5), alpha=1e-10).fit(X, y)
     theirs = SkGPR(kernel=sk.RBF(0.5), alpha=1e-10, optimizer=None).fit(X, y)
     K = RBF(0.5)(X) + 1e-10 * np.eye(1500)
-    np.testing.assert_allclose(K, sk.RBF(0.5)(X) + 1e-10 * np.eye(1500), rtol=0, atol=4 * np.finfo(float).eps)
+    np.testing.assert_allclose(
+        K,
+        sk.RBF(0.5)(X) + 1e-10 * np.eye(1500),
+        rtol=0,
+        atol=4 * np.finfo(float).eps,
+    )
     # backward stability: L_ factors K_y and alpha_ solves K_y alpha = y, both to rounding level
     eps = np.finfo(float).eps
-    norm_K = np.linalg.norm(K)                          # Frobenius norm >= 2-norm: a valid, cheap bound
+    norm_K = np.linalg.norm(
+        K
+    )  # Frobenius norm >= 2-norm: a valid, cheap bound
     assert np.abs(ours.L_ @ ours.L_.T - K).max() < 1500 * eps * np.abs(K).max()
     residual = np.linalg.norm(K @ ours.alpha_ - ours.y_train_)
     assert residual < 1500 * eps * norm_K * np.linalg.norm(ours.alpha_)
@@ -249,22 +405,46 @@ def test_1500_points_with_tiny_alpha_are_stable_and_match_sklearn():
     assert np.all(np.isfinite(std)) and np.all(std >= 0)
     # forward error, to first order: two backward-stable solves, (K_y + E) alpha = y with ‖E‖ <= n eps ‖K_y‖,
     # give means k_*ᵀalpha differing by at most 2 ‖K_y⁻¹k_*‖ n eps ‖K_y‖ ‖alpha‖ at each test point
-    weights = np.linalg.norm(cho_solve((ours.L_, True), RBF(0.5)(X, X_new)), axis=0)
-    np.testing.assert_array_less(np.abs(mean - ref_mean), 2 * weights * 1500 * eps * norm_K * np.linalg.norm(ours.alpha_))
+    weights = np.linalg.norm(
+        cho_solve((ours.L_, True), RBF(0.5)(X, X_new)), axis=0
+    )
+    np.testing.assert_array_less(
+        np.abs(mean - ref_mean),
+        2 * weights * 1500 * eps * norm_K * np.linalg.norm(ours.alpha_),
+    )
     np.testing.assert_allclose(std, ref_std, atol=1e-8)
     # likewise the evidence moves by at most ‖E‖(½‖alpha‖² + ½ tr K_y⁻¹) under such a perturbation
-    trace_inverse = np.sum(solve_triangular(ours.L_, np.eye(1500), lower=True) ** 2)
-    bound = 1500 * eps * norm_K * (np.linalg.norm(ours.alpha_) ** 2 + trace_inverse)
-    assert abs(ours.log_marginal_likelihood_value_ - theirs.log_marginal_likelihood_value_) < bound
+    trace_inverse = np.sum(
+        solve_triangular(ours.L_, np.eye(1500), lower=True) ** 2
+    )
+    bound = (
+        1500
+        * eps
+        * norm_K
+        * (np.linalg.norm(ours.alpha_) ** 2 + trace_inverse)
+    )
+    assert (
+        abs(
+            ours.log_marginal_likelihood_value_
+            - theirs.log_marginal_likelihood_value_
+        )
+        < bound
+    )
 
 
 def test_singular_kernel_matrix_asks_for_a_larger_alpha():
-    X = np.linspace(0, 1, 1500)[:, None]          # 1500 points on [0, 1]: K is singular to working precision
+    X = np.linspace(0, 1, 1500)[
+        :, None
+    ]  # 1500 points on [0, 1]: K is singular to working precision
     y = np.sin(6 * X[:, 0])
     with pytest.raises(ValueError, match="Increase alpha"):
         GaussianProcessRegressor(kernel=RBF(1.0), alpha=1e-14).fit(X, y)
-    GaussianProcessRegressor(kernel=RBF(1.0), alpha=1e-10).fit(X, y)       # the advice works
-    gp = GaussianProcessRegressor(kernel=RBF(5e-4), alpha=1e-14).fit(X, y)   # short length scale: K is fine
+    GaussianProcessRegressor(kernel=RBF(1.0), alpha=1e-10).fit(
+        X, y
+    )  # the advice works
+    gp = GaussianProcessRegressor(kernel=RBF(5e-4), alpha=1e-14).fit(
+        X, y
+    )  # short length scale: K is fine
     # back at the length scale whose fit failed above: -inf for an optimiser, not an exception
     assert gp.log_marginal_likelihood(np.log([1.0])) == -np.inf
 
@@ -277,10 +457,17 @@ def test_not_fitted_bad_input_and_nothing_mutated():
             getattr(GaussianProcessRegressor(), method)(X_new)
     kernel = ConstantKernel(1.0) * RBF(1.0)
     gp = GaussianProcessRegressor(kernel=kernel, alpha=0.1).fit(X, y)
-    stored = {name: np.copy(getattr(gp, name)) for name in ("L_", "alpha_", "X_train_", "y_train_")}
+    stored = {
+        name: np.copy(getattr(gp, name))
+        for name in ("L_", "alpha_", "X_train_", "y_train_")
+    }
     first = gp.log_marginal_likelihood(np.log([2.0, 0.5]), eval_gradient=True)
-    for _ in range(3):                          # a known bug elsewhere: adding alpha to a stored K in place
-        again = gp.log_marginal_likelihood(np.log([2.0, 0.5]), eval_gradient=True)
+    for _ in range(
+        3
+    ):  # a known bug elsewhere: adding alpha to a stored K in place
+        again = gp.log_marginal_likelihood(
+            np.log([2.0, 0.5]), eval_gradient=True
+        )
         assert again[0] == first[0]
         np.testing.assert_array_equal(again[1], first[1])
     assert gp.log_marginal_likelihood() == gp.log_marginal_likelihood_value_
@@ -296,14 +483,25 @@ def test_not_fitted_bad_input_and_nothing_mutated():
         GaussianProcessRegressor(optimizer="adam").fit(X, y)
     with pytest.raises(ValueError, match="alpha"):
         GaussianProcessRegressor(alpha=-1.0).fit(X, y)
-    for bad_alpha in (np.ones(3), np.nan, np.inf, "small"):          # NaN and inf used to pass silently
-        with pytest.raises(ValueError, match="alpha must be a non-negative finite"):
+    for bad_alpha in (
+        np.ones(3),
+        np.nan,
+        np.inf,
+        "small",
+    ):  # NaN and inf used to pass silently
+        with pytest.raises(
+            ValueError, match="alpha must be a non-negative finite"
+        ):
             GaussianProcessRegressor(alpha=bad_alpha).fit(X, y)
     with pytest.raises(ValueError, match="kernel must be None or a kernel"):
         GaussianProcessRegressor(kernel="rbf").fit(X, y)
     for bad_restarts in (-1, 1.5):
         with pytest.raises(ValueError, match="n_restarts_optimizer"):
-            GaussianProcessRegressor(kernel=RBF(), optimizer="evidence", n_restarts_optimizer=bad_restarts).fit(X, y)
+            GaussianProcessRegressor(
+                kernel=RBF(),
+                optimizer="evidence",
+                n_restarts_optimizer=bad_restarts,
+            ).fit(X, y)
     with pytest.raises(ValueError, match="at most one"):
         gp.predict(X_new, return_std=True, return_cov=True)
     with pytest.raises(ValueError, match="eval_gradient"):
@@ -326,5 +524,9 @@ def test_no_convergence_warning_on_well_posed_problems():
     X, y, _ = make_data(30, 1, seed=14)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        GaussianProcessRegressor(kernel=ConstantKernel() * RBF() + WhiteKernel(0.1), optimizer="evidence",
-                                 n_restarts_optimizer=2, random_state=0).fit(X, y)
+        GaussianProcessRegressor(
+            kernel=ConstantKernel() * RBF() + WhiteKernel(0.1),
+            optimizer="evidence",
+            n_restarts_optimizer=2,
+            random_state=0,
+        ).fit(X, y)

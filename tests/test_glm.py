@@ -19,11 +19,17 @@ def poisson_data(n, d, seed):
 
 def diabetes_counts():
     X, target = load_diabetes(return_X_y=True)
-    return X * 10, np.round(target / 25)  # the disease score as a count of 25-point steps
+    return X * 10, np.round(
+        target / 25
+    )  # the disease score as a count of 25-point steps
 
 
-DATA = {"n200d3": poisson_data(200, 3, 0), "n1000d10": poisson_data(1000, 10, 1),
-        "n40d25": poisson_data(40, 25, 2), "diabetes": diabetes_counts()}
+DATA = {
+    "n200d3": poisson_data(200, 3, 0),
+    "n1000d10": poisson_data(1000, 10, 1),
+    "n40d25": poisson_data(40, 25, 2),
+    "diabetes": diabetes_counts(),
+}
 
 
 @pytest.mark.parametrize("name", DATA)
@@ -33,7 +39,9 @@ def test_matches_sklearn(name, alpha):
     if alpha == 0.0 and name == "n40d25":
         alpha = 1e-3  # 25 features for 40 counts: the unpenalised fit is barely determined
     ours = PoissonRegressor(alpha=alpha, tol=1e-10).fit(X, y)
-    ref = sk.PoissonRegressor(alpha=alpha, solver="newton-cholesky", tol=1e-12, max_iter=1000).fit(X, y)
+    ref = sk.PoissonRegressor(
+        alpha=alpha, solver="newton-cholesky", tol=1e-12, max_iter=1000
+    ).fit(X, y)
     np.testing.assert_allclose(ours.coef_, ref.coef_, atol=1e-8)
     assert ours.intercept_ == pytest.approx(ref.intercept_, abs=1e-8)
     np.testing.assert_allclose(ours.predict(X), ref.predict(X), rtol=1e-8)
@@ -55,24 +63,37 @@ def test_gradient_vanishes_at_the_solution_and_matches_finite_differences():
     X1 = np.column_stack([X, np.ones(len(X))])
     penalised = np.r_[np.ones(X.shape[1]), 0.0]
 
-    def objective(theta):  # scikit-learn's: half the mean deviance plus the penalty
-        return poisson_deviance(y, np.exp(X1 @ theta)) / (2 * len(y)) + 0.5 * alpha * np.sum(penalised * theta**2)
+    def objective(
+        theta,
+    ):  # scikit-learn's: half the mean deviance plus the penalty
+        return poisson_deviance(y, np.exp(X1 @ theta)) / (
+            2 * len(y)
+        ) + 0.5 * alpha * np.sum(penalised * theta**2)
 
     def gradient(theta):
-        return X1.T @ (np.exp(X1 @ theta) - y) / len(y) + alpha * penalised * theta
+        return (
+            X1.T @ (np.exp(X1 @ theta) - y) / len(y)
+            + alpha * penalised * theta
+        )
 
     theta = np.r_[model.coef_, model.intercept_]
     assert check_gradient(objective, gradient, theta + 0.3) < 1e-8
     assert np.abs(gradient(theta)).max() < 1e-11
-    for direction in np.eye(len(theta)):  # and it is a minimum: every nearby point is worse
+    for direction in np.eye(
+        len(theta)
+    ):  # and it is a minimum: every nearby point is worse
         assert objective(theta + 1e-3 * direction) > objective(theta)
 
 
 def test_unpenalised_intercept_only_model_predicts_the_mean():
     X, y = DATA["n200d3"]
-    model = PoissonRegressor(alpha=1e6, tol=1e-10).fit(X, y)  # huge penalty: w ≈ 0
+    model = PoissonRegressor(alpha=1e6, tol=1e-10).fit(
+        X, y
+    )  # huge penalty: w ≈ 0
     assert np.abs(model.coef_).max() < 1e-4
-    assert np.exp(model.intercept_) == pytest.approx(y.mean(), rel=1e-4)  # the MLE of μ is ȳ
+    assert np.exp(model.intercept_) == pytest.approx(
+        y.mean(), rel=1e-4
+    )  # the MLE of μ is ȳ
 
 
 def test_deviance_and_d2():
@@ -80,7 +101,9 @@ def test_deviance_and_d2():
     mu = np.array([0.5, 1.0, 2.0])
     expected = 2 * (0 - 0 + 0.5) + 0 + 2 * (4 * np.log(2) - 4 + 2)
     assert poisson_deviance(y, mu) == pytest.approx(expected)
-    assert poisson_deviance(y, y + (y == 0)) == pytest.approx(2.0)  # only the y = 0 term: 2μ
+    assert poisson_deviance(y, y + (y == 0)) == pytest.approx(
+        2.0
+    )  # only the y = 0 term: 2μ
     X, y = DATA["n200d3"]
     model = PoissonRegressor(alpha=0.0).fit(X, y)
     assert 0 < model.score(X, y) < 1
@@ -88,8 +111,12 @@ def test_deviance_and_d2():
 
 def test_without_intercept():
     X, y = DATA["n200d3"]
-    ours = PoissonRegressor(alpha=0.1, fit_intercept=False, tol=1e-10).fit(X, y)
-    ref = sk.PoissonRegressor(alpha=0.1, fit_intercept=False, solver="newton-cholesky", tol=1e-12).fit(X, y)
+    ours = PoissonRegressor(alpha=0.1, fit_intercept=False, tol=1e-10).fit(
+        X, y
+    )
+    ref = sk.PoissonRegressor(
+        alpha=0.1, fit_intercept=False, solver="newton-cholesky", tol=1e-12
+    ).fit(X, y)
     np.testing.assert_allclose(ours.coef_, ref.coef_, atol=1e-8)
     assert ours.intercept_ == 0.0
 

@@ -19,45 +19,79 @@ def _diabetes():
 
 @pytest.mark.parametrize(
     "params",
-    [dict(kernel="linear", alpha=1.0), dict(kernel="linear", alpha=1e-3),
-     dict(kernel="rbf", alpha=0.1, gamma=0.5), dict(kernel="rbf", alpha=1.0),
-     dict(kernel="poly", alpha=0.5, degree=2, gamma=0.3, coef0=1.0), dict(kernel="polynomial", alpha=2.0)],
-    ids=["linear-1", "linear-1e-3", "rbf-0.5", "rbf-default-gamma", "poly-2", "poly-default"],
+    [
+        dict(kernel="linear", alpha=1.0),
+        dict(kernel="linear", alpha=1e-3),
+        dict(kernel="rbf", alpha=0.1, gamma=0.5),
+        dict(kernel="rbf", alpha=1.0),
+        dict(kernel="poly", alpha=0.5, degree=2, gamma=0.3, coef0=1.0),
+        dict(kernel="polynomial", alpha=2.0),
+    ],
+    ids=[
+        "linear-1",
+        "linear-1e-3",
+        "rbf-0.5",
+        "rbf-default-gamma",
+        "poly-2",
+        "poly-default",
+    ],
 )
 def test_matches_sklearn(regression_data, params):
     X, y = regression_data
     ours = KernelRidge(**params).fit(X, y)
     theirs = SkKernelRidge(**params).fit(X, y)
-    np.testing.assert_allclose(ours.dual_coef_, theirs.dual_coef_, rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(
+        ours.dual_coef_, theirs.dual_coef_, rtol=1e-8, atol=1e-10
+    )
     X_new = X[:7] + 0.1
-    np.testing.assert_allclose(ours.predict(X_new), theirs.predict(X_new), rtol=1e-8, atol=1e-8)
+    np.testing.assert_allclose(
+        ours.predict(X_new), theirs.predict(X_new), rtol=1e-8, atol=1e-8
+    )
 
 
 def _one_pair(kernel):
     """scikit-learn's KernelRidge calls a callable kernel once per pair of samples."""
-    return lambda a, b, **params: kernel(a[None, :], b[None, :], **params)[0, 0]
+    return lambda a, b, **params: kernel(a[None, :], b[None, :], **params)[
+        0, 0
+    ]
 
 
 def test_matches_sklearn_on_diabetes_and_with_a_callable():
     X, y = _diabetes()
-    X, y = X[:80], y[:80]                # scikit-learn's per-pair callable costs n^2 Python calls
-    for params in [dict(kernel="rbf", gamma=5.0, alpha=0.01), dict(kernel=anova_kernel, alpha=0.3),
-                   dict(kernel=rbf_kernel, kernel_params=dict(gamma=2.0), alpha=0.1)]:
+    X, y = (
+        X[:80],
+        y[:80],
+    )  # scikit-learn's per-pair callable costs n^2 Python calls
+    for params in [
+        dict(kernel="rbf", gamma=5.0, alpha=0.01),
+        dict(kernel=anova_kernel, alpha=0.3),
+        dict(kernel=rbf_kernel, kernel_params=dict(gamma=2.0), alpha=0.1),
+    ]:
         ours = KernelRidge(**params).fit(X, y)
         if callable(params["kernel"]):
             params["kernel"] = _one_pair(params["kernel"])
         theirs = SkKernelRidge(**params).fit(X, y)
-        np.testing.assert_allclose(ours.predict(X), theirs.predict(X), rtol=1e-8)
-        np.testing.assert_allclose(ours.dual_coef_, theirs.dual_coef_, rtol=1e-7, atol=1e-9)
+        np.testing.assert_allclose(
+            ours.predict(X), theirs.predict(X), rtol=1e-8
+        )
+        np.testing.assert_allclose(
+            ours.dual_coef_, theirs.dual_coef_, rtol=1e-7, atol=1e-9
+        )
 
 
 @pytest.mark.parametrize("alpha", [1e-2, 1.0, 100.0])
-def test_linear_kernel_is_primal_ridge_without_intercept(regression_data, alpha):
+def test_linear_kernel_is_primal_ridge_without_intercept(
+    regression_data, alpha
+):
     X, y = regression_data
     model = KernelRidge(alpha=alpha, kernel="linear").fit(X, y)
-    w = X.T @ model.dual_coef_                                      # w = X^T c
-    np.testing.assert_allclose(w, SkRidge(alpha=alpha, fit_intercept=False).fit(X, y).coef_,
-                               rtol=1e-7, atol=1e-10)
+    w = X.T @ model.dual_coef_  # w = X^T c
+    np.testing.assert_allclose(
+        w,
+        SkRidge(alpha=alpha, fit_intercept=False).fit(X, y).coef_,
+        rtol=1e-7,
+        atol=1e-10,
+    )
     primal = np.linalg.solve(X.T @ X + alpha * np.eye(X.shape[1]), X.T @ y)
     np.testing.assert_allclose(w, primal, rtol=1e-7, atol=1e-10)
 
@@ -72,8 +106,12 @@ def test_dual_coefficients_minimise_the_dual_objective(rng):
     assert check_gradient(objective, gradient, rng.normal(size=40)) < 1e-7
     np.testing.assert_allclose(gradient(model.dual_coef_), 0, atol=1e-8)
     for _ in range(5):
-        assert objective(model.dual_coef_ + 1e-3 * rng.normal(size=40)) > objective(model.dual_coef_)
-    np.testing.assert_allclose((K + alpha * np.eye(40)) @ model.dual_coef_, y, atol=1e-10)
+        assert objective(
+            model.dual_coef_ + 1e-3 * rng.normal(size=40)
+        ) > objective(model.dual_coef_)
+    np.testing.assert_allclose(
+        (K + alpha * np.eye(40)) @ model.dual_coef_, y, atol=1e-10
+    )
 
 
 def test_bad_input(rng):
@@ -81,9 +119,14 @@ def test_bad_input(rng):
     with pytest.raises(ValueError, match="not positive semi-definite"):
         KernelRidge(kernel=lambda A, B: np.tanh(A @ B.T - 1.0)).fit(X, y)
     duplicated = np.vstack([X, X])
-    with pytest.raises(ValueError, match="K \\+ alpha\\*I is not positive definite.*Use alpha > 0"):
+    with pytest.raises(
+        ValueError,
+        match="K \\+ alpha\\*I is not positive definite.*Use alpha > 0",
+    ):
         KernelRidge(alpha=0.0, kernel="linear").fit(duplicated, np.r_[y, y])
-    KernelRidge(alpha=0.0, kernel="rbf").fit(X, y)                 # non-singular K: alpha = 0 is fine
+    KernelRidge(alpha=0.0, kernel="rbf").fit(
+        X, y
+    )  # non-singular K: alpha = 0 is fine
     with pytest.raises(ValueError, match="alpha must be in"):
         KernelRidge(alpha=-1.0).fit(X, y)
     with pytest.raises(ValueError, match="Unknown kernel"):

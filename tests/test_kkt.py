@@ -13,12 +13,21 @@ def test_projection_onto_halfspace_is_a_kkt_point():
     r = kkt_residuals(x - c, g=[a @ x - beta], jac_g=a, lam=[lam])
     assert r.max() < 1e-12
     wrong = kkt_residuals(x - c, g=[a @ x - beta], jac_g=a, lam=[-lam])
-    assert wrong.stationarity > 1 and wrong.dual_feasibility == pytest.approx(lam)
+    assert wrong.stationarity > 1 and wrong.dual_feasibility == pytest.approx(
+        lam
+    )
 
 
 def test_each_residual_detects_its_own_violation():
-    r = kkt_residuals([1.0, 0.0], g=[0.5, -1.0], jac_g=np.eye(2), lam=[-0.1, 2.0],
-                      h=[0.25], jac_h=[[0.0, 1.0]], nu=[0.0])
+    r = kkt_residuals(
+        [1.0, 0.0],
+        g=[0.5, -1.0],
+        jac_g=np.eye(2),
+        lam=[-0.1, 2.0],
+        h=[0.25],
+        jac_h=[[0.0, 1.0]],
+        nu=[0.0],
+    )
     assert r.stationarity == pytest.approx(2.0)  # (1 − 0.1, 2)
     assert r.primal_feasibility == pytest.approx(0.5)
     assert r.dual_feasibility == pytest.approx(0.1)
@@ -33,7 +42,9 @@ def test_equality_multipliers_enter_stationarity_with_their_jacobian(rng):
     assert kkt_residuals(x, h=A @ x - b, jac_h=A, nu=nu).max() < 1e-12
     wrong_sign = kkt_residuals(x, h=A @ x - b, jac_h=A, nu=-nu)
     assert wrong_sign.stationarity == pytest.approx(2 * np.abs(x).max())
-    infeasible = kkt_residuals(x, h=[-0.3, 0.1], jac_h=A, nu=nu)  # |h| counts on both sides of 0
+    infeasible = kkt_residuals(
+        x, h=[-0.3, 0.1], jac_h=A, nu=nu
+    )  # |h| counts on both sides of 0
     assert infeasible.primal_feasibility == pytest.approx(0.3)
 
 
@@ -44,11 +55,20 @@ def test_residuals_at_scipy_solution_of_a_small_qp(rng):
     q = rng.normal(size=3)
     G = rng.normal(size=(4, 3))
     h = rng.normal(size=4) - 1.0
-    res = minimize(lambda x: 0.5 * x @ P @ x + q @ x, np.zeros(3), jac=lambda x: P @ x + q,
-                   constraints=[{"type": "ineq", "fun": lambda x: h - G @ x, "jac": lambda x: -G}],
-                   method="SLSQP", options={"ftol": 1e-14})
+    res = minimize(
+        lambda x: 0.5 * x @ P @ x + q @ x,
+        np.zeros(3),
+        jac=lambda x: P @ x + q,
+        constraints=[
+            {"type": "ineq", "fun": lambda x: h - G @ x, "jac": lambda x: -G}
+        ],
+        method="SLSQP",
+        options={"ftol": 1e-14},
+    )
     assert res.success
-    r = kkt_residuals(P @ res.x + q, g=G @ res.x - h, jac_g=G, lam=res.multipliers)
+    r = kkt_residuals(
+        P @ res.x + q, g=G @ res.x - h, jac_g=G, lam=res.multipliers
+    )
     assert r.max() < 1e-6
 
 
@@ -56,4 +76,6 @@ def test_incomplete_or_misshapen_blocks_are_rejected():
     with pytest.raises(ValueError, match="all three"):
         kkt_residuals([0.0, 0.0], g=[1.0])
     with pytest.raises(ValueError, match="Inconsistent"):
-        kkt_residuals([0.0, 0.0], g=[1.0, 2.0], jac_g=np.eye(2).T[:, :1], lam=[0.0, 0.0])
+        kkt_residuals(
+            [0.0, 0.0], g=[1.0, 2.0], jac_g=np.eye(2).T[:, :1], lam=[0.0, 0.0]
+        )

@@ -49,7 +49,9 @@ def test_linear_regression_matches_sklearn(regression_data, fit_intercept):
     np.testing.assert_allclose(ours.predict(X), ref.predict(X), atol=1e-9)
 
 
-def test_linear_regression_rank_deficient_gives_sklearns_minimum_norm_solution(hard_data):
+def test_linear_regression_rank_deficient_gives_sklearns_minimum_norm_solution(
+    hard_data,
+):
     X, y = hard_data
     ours = LinearRegression().fit(X, y)
     ref = sk.LinearRegression().fit(X, y)
@@ -57,15 +59,21 @@ def test_linear_regression_rank_deficient_gives_sklearns_minimum_norm_solution(h
     assert ours.intercept_ == pytest.approx(ref.intercept_, rel=1e-9, abs=1e-8)
     Xc, yc = X - X.mean(axis=0), y - y.mean()
     # the minimum-norm least-squares solution is the pseudo-inverse one
-    np.testing.assert_allclose(ours.coef_, np.linalg.pinv(Xc) @ yc, rtol=1e-7, atol=1e-8)
+    np.testing.assert_allclose(
+        ours.coef_, np.linalg.pinv(Xc) @ yc, rtol=1e-7, atol=1e-8
+    )
     # and it satisfies the normal equations even when XᵀX is singular
-    np.testing.assert_allclose(Xc.T @ (Xc @ ours.coef_ - yc), 0, atol=1e-8 * np.abs(Xc.T @ yc).max())
+    np.testing.assert_allclose(
+        Xc.T @ (Xc @ ours.coef_ - yc), 0, atol=1e-8 * np.abs(Xc.T @ yc).max()
+    )
 
 
 def test_linear_regression_rank_of_collinear_data():
     X, y = collinear_data()
     assert LinearRegression().fit(X, y).rank_ == 3
-    assert LinearRegression().fit(*wide_data()).rank_ == 24  # centring removes one dimension
+    assert (
+        LinearRegression().fit(*wide_data()).rank_ == 24
+    )  # centring removes one dimension
 
 
 def test_linear_regression_tol_sets_the_numerical_rank():
@@ -79,17 +87,32 @@ def test_linear_regression_tol_sets_the_numerical_rank():
     for tol, rank in [(1e-6, 9), (1e-9, 10), (0.0, 10)]:
         ours = LinearRegression(fit_intercept=False, tol=tol).fit(Phi, y)
         # the truncated pseudo-inverse, by numpy's SVD (scikit-learn >= 1.9 gives the same)
-        assert ours.rank_ == np.linalg.matrix_rank(Phi, tol=tol * singular[0]) == rank
-        np.testing.assert_allclose(ours.coef_, np.linalg.pinv(Phi, rcond=tol) @ y, rtol=1e-8, atol=1e-8)
+        assert (
+            ours.rank_
+            == np.linalg.matrix_rank(Phi, tol=tol * singular[0])
+            == rank
+        )
+        np.testing.assert_allclose(
+            ours.coef_,
+            np.linalg.pinv(Phi, rcond=tol) @ y,
+            rtol=1e-8,
+            atol=1e-8,
+        )
     # dropping a direction changes the coefficients, not the fit
     truncated = LinearRegression(fit_intercept=False).fit(Phi, y)
     full = LinearRegression(fit_intercept=False, tol=0.0).fit(Phi, y)
-    np.testing.assert_allclose(Phi @ truncated.coef_, Phi @ full.coef_, atol=1e-10)
+    np.testing.assert_allclose(
+        Phi @ truncated.coef_, Phi @ full.coef_, atol=1e-10
+    )
     np.testing.assert_allclose(full.coef_, 1, atol=1e-8)
-    assert np.abs(truncated.coef_ - 1).max() > 100 * np.abs(full.coef_ - 1).max()
+    assert (
+        np.abs(truncated.coef_ - 1).max() > 100 * np.abs(full.coef_ - 1).max()
+    )
 
 
-def test_linear_regression_residual_is_orthogonal_to_columns_and_ones(regression_data):
+def test_linear_regression_residual_is_orthogonal_to_columns_and_ones(
+    regression_data,
+):
     X, y = regression_data
     model = LinearRegression().fit(X, y)
     residual = y - model.predict(X)
@@ -114,17 +137,23 @@ def test_ridge_matches_sklearn(regression_data, solver, alpha):
     ref = sk.Ridge(alpha=alpha).fit(X, y)
     np.testing.assert_allclose(ours.coef_, ref.coef_, rtol=1e-8, atol=1e-10)
     assert ours.intercept_ == pytest.approx(ref.intercept_, abs=1e-9)
-    np.testing.assert_allclose(ours.predict(X), ref.predict(X), rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(
+        ours.predict(X), ref.predict(X), rtol=1e-9, atol=1e-9
+    )
 
 
 @pytest.mark.parametrize("solver", ["primal", "dual"])
-def test_ridge_matches_sklearn_on_collinear_wide_and_real_data(hard_data, solver):
+def test_ridge_matches_sklearn_on_collinear_wide_and_real_data(
+    hard_data, solver
+):
     X, y = hard_data
     for alpha in (1e-2, 1.0, 10.0):
         ours = Ridge(alpha=alpha, solver=solver).fit(X, y)
         ref = sk.Ridge(alpha=alpha).fit(X, y)
         np.testing.assert_allclose(ours.coef_, ref.coef_, rtol=1e-7, atol=1e-9)
-        assert ours.intercept_ == pytest.approx(ref.intercept_, rel=1e-9, abs=1e-9)
+        assert ours.intercept_ == pytest.approx(
+            ref.intercept_, rel=1e-9, abs=1e-9
+        )
 
 
 def test_ridge_without_intercept_matches_sklearn(regression_data):
@@ -132,23 +161,33 @@ def test_ridge_without_intercept_matches_sklearn(regression_data):
     for solver in ("primal", "dual"):
         ours = Ridge(alpha=2.0, fit_intercept=False, solver=solver).fit(X, y)
         ref = sk.Ridge(alpha=2.0, fit_intercept=False).fit(X, y)
-        np.testing.assert_allclose(ours.coef_, ref.coef_, rtol=1e-9, atol=1e-10)
+        np.testing.assert_allclose(
+            ours.coef_, ref.coef_, rtol=1e-9, atol=1e-10
+        )
         assert ours.intercept_ == 0.0
 
 
-def test_ridge_primal_equals_dual_and_dual_coef_is_the_scaled_residual(regression_data):
+def test_ridge_primal_equals_dual_and_dual_coef_is_the_scaled_residual(
+    regression_data,
+):
     X, y = regression_data
     alpha = 0.5
     primal = Ridge(alpha=alpha, solver="primal").fit(X, y)
     dual = Ridge(alpha=alpha, solver="dual").fit(X, y)
     np.testing.assert_allclose(primal.coef_, dual.coef_, rtol=1e-9, atol=1e-11)
-    np.testing.assert_allclose(primal.dual_coef_, dual.dual_coef_, rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(
+        primal.dual_coef_, dual.dual_coef_, rtol=1e-8, atol=1e-10
+    )
     Xc, yc = X - X.mean(axis=0), y - y.mean()
     np.testing.assert_allclose(Xc.T @ dual.dual_coef_, dual.coef_, atol=1e-12)
-    np.testing.assert_allclose(dual.dual_coef_, (yc - Xc @ dual.coef_) / alpha, rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(
+        dual.dual_coef_, (yc - Xc @ dual.coef_) / alpha, rtol=1e-8, atol=1e-10
+    )
 
 
-def test_ridge_gradient_vanishes_and_intercept_is_not_penalised(regression_data):
+def test_ridge_gradient_vanishes_and_intercept_is_not_penalised(
+    regression_data,
+):
     X, y = regression_data
     alpha = 3.0
     model = Ridge(alpha=alpha).fit(X, y)
@@ -160,14 +199,18 @@ def test_ridge_gradient_vanishes_and_intercept_is_not_penalised(regression_data)
     assert abs(residual.sum()) < 1e-10 * scale
     # penalising a column of ones instead shrinks the intercept (a different, wrong model)
     ones = np.column_stack([np.ones(len(X)), X])
-    penalised = np.linalg.solve(ones.T @ ones + alpha * np.eye(ones.shape[1]), ones.T @ y)
+    penalised = np.linalg.solve(
+        ones.T @ ones + alpha * np.eye(ones.shape[1]), ones.T @ y
+    )
     assert abs(penalised[0] - model.intercept_) > 1e-6
 
 
 def test_ridge_auto_picks_the_smaller_system():
     X, y = wide_data()
     assert Ridge(solver="auto").fit(X, y).solver_ == "dual"
-    assert Ridge(solver="auto").fit(X.T[:, :20], X.T[:, 20]).solver_ == "primal"
+    assert (
+        Ridge(solver="auto").fit(X.T[:, :20], X.T[:, 20]).solver_ == "primal"
+    )
 
 
 def full_rank_data():
@@ -175,16 +218,26 @@ def full_rank_data():
     return X[:, :3], y
 
 
-@pytest.mark.parametrize("data", [diabetes, full_rank_data], ids=["diabetes", "full-rank"])
+@pytest.mark.parametrize(
+    "data", [diabetes, full_rank_data], ids=["diabetes", "full-rank"]
+)
 def test_ridge_tends_to_least_squares_as_alpha_vanishes(data):
     X, y = data()
     ols = LinearRegression().fit(X, y)
-    assert ols.rank_ == X.shape[1]  # a unique least-squares solution to converge to
-    np.testing.assert_allclose(Ridge(alpha=1e-12).fit(X, y).coef_, ols.coef_, rtol=1e-6)
-    assert np.linalg.norm(Ridge(alpha=1.0).fit(X, y).coef_) < np.linalg.norm(ols.coef_)
+    assert (
+        ols.rank_ == X.shape[1]
+    )  # a unique least-squares solution to converge to
+    np.testing.assert_allclose(
+        Ridge(alpha=1e-12).fit(X, y).coef_, ols.coef_, rtol=1e-6
+    )
+    assert np.linalg.norm(Ridge(alpha=1.0).fit(X, y).coef_) < np.linalg.norm(
+        ols.coef_
+    )
 
 
-@pytest.mark.parametrize("model", [LinearRegression(), Ridge(), Ridge(solver="dual")], ids=repr)
+@pytest.mark.parametrize(
+    "model", [LinearRegression(), Ridge(), Ridge(solver="dual")], ids=repr
+)
 def test_inputs_are_never_modified(model, regression_data):
     X, y = regression_data
     X_before, y_before = X.copy(), y.copy()
@@ -207,7 +260,9 @@ def test_bad_input_raises_clear_errors(model):
     with pytest.raises(ValueError, match="different numbers of samples"):
         model.fit(X, y[:4])
     model.fit(X + np.eye(5, 2), y)
-    with pytest.raises(ValueError, match="X has 3 features, but .* fitted with 2"):
+    with pytest.raises(
+        ValueError, match="X has 3 features, but .* fitted with 2"
+    ):
         model.predict(np.ones((4, 3)))
 
 
@@ -218,5 +273,7 @@ def test_ridge_rejects_non_positive_alpha(alpha):
 
 
 def test_ridge_rejects_unknown_solver():
-    with pytest.raises(ValueError, match='solver must be "auto", "primal" or "dual"'):
+    with pytest.raises(
+        ValueError, match='solver must be "auto", "primal" or "dual"'
+    ):
         Ridge(solver="cholesky").fit(np.eye(3), np.ones(3))

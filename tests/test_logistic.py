@@ -5,7 +5,13 @@ import warnings
 import numpy as np
 import pytest
 from sklearn import linear_model as sk
-from sklearn.datasets import load_breast_cancer, load_digits, load_iris, load_wine, make_classification
+from sklearn.datasets import (
+    load_breast_cancer,
+    load_digits,
+    load_iris,
+    load_wine,
+    make_classification,
+)
 from sklearn.preprocessing import StandardScaler
 
 from mllib.exceptions import ConvergenceWarning, NotFittedError
@@ -31,15 +37,21 @@ DATA = {
     "breast_cancer": standardised(load_breast_cancer),  # binary, 30 features
     "iris": standardised(load_iris),  # 3 classes
     "wine": standardised(load_wine),  # 3 classes, 13 features
-    "noisy": make_classification(300, 8, n_informative=4, flip_y=0.3, random_state=0),  # binary
+    "noisy": make_classification(
+        300, 8, n_informative=4, flip_y=0.3, random_state=0
+    ),  # binary
 }
 
 
 def sklearn_reference(X, y, **params):
     """scikit-learn's Newton-Cholesky solver run to machine precision."""
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the tiny tol may trigger its own convergence warning
-        return sk.LogisticRegression(solver="newton-cholesky", tol=1e-14, max_iter=1000, **params).fit(X, y)
+        warnings.simplefilter(
+            "ignore"
+        )  # the tiny tol may trigger its own convergence warning
+        return sk.LogisticRegression(
+            solver="newton-cholesky", tol=1e-14, max_iter=1000, **params
+        ).fit(X, y)
 
 
 @pytest.mark.parametrize("name", DATA)
@@ -47,17 +59,30 @@ def sklearn_reference(X, y, **params):
 @pytest.mark.parametrize("solver", ["newton", "lbfgs"])
 def test_matches_sklearn(name, C, solver):
     X, y = DATA[name]
-    ours = LogisticRegression(C=C, solver=solver, tol=1e-10, max_iter=2000).fit(X, y)
+    ours = LogisticRegression(
+        C=C, solver=solver, tol=1e-10, max_iter=2000
+    ).fit(X, y)
     ref = sklearn_reference(X, y, C=C)
     # Newton converges quadratically, to machine precision. L-BFGS stops when f no longer
     # decreases measurably, with a gradient near 1e-9; the coefficient error is about
     # ‖g‖/λ_min(H) and λ_min ≈ 1/(Cn) is small for large C, hence the looser tolerance.
-    tight = dict(atol=1e-7) if solver == "newton" else dict(rtol=1e-4, atol=1e-5)
-    assert ours.coef_.shape == ref.coef_.shape and ours.intercept_.shape == ref.intercept_.shape
+    tight = (
+        dict(atol=1e-7) if solver == "newton" else dict(rtol=1e-4, atol=1e-5)
+    )
+    assert (
+        ours.coef_.shape == ref.coef_.shape
+        and ours.intercept_.shape == ref.intercept_.shape
+    )
     np.testing.assert_allclose(ours.coef_, ref.coef_, **tight)
     np.testing.assert_allclose(ours.intercept_, ref.intercept_, **tight)
-    np.testing.assert_allclose(ours.decision_function(X), ref.decision_function(X), **tight)
-    np.testing.assert_allclose(ours.predict_proba(X), ref.predict_proba(X), atol=1e-6 if solver == "lbfgs" else 1e-8)
+    np.testing.assert_allclose(
+        ours.decision_function(X), ref.decision_function(X), **tight
+    )
+    np.testing.assert_allclose(
+        ours.predict_proba(X),
+        ref.predict_proba(X),
+        atol=1e-6 if solver == "lbfgs" else 1e-8,
+    )
     np.testing.assert_array_equal(ours.predict(X), ref.predict(X))
 
 
@@ -65,19 +90,28 @@ def test_matches_sklearn(name, C, solver):
 def test_default_settings_agree_with_sklearn_defaults_to_1e_5(name):
     X, y = DATA[name]
     ours = LogisticRegression(tol=1e-8).fit(X, y)
-    ref = sk.LogisticRegression(tol=1e-8, max_iter=1000).fit(X, y)  # lbfgs, scikit-learn's default
-    np.testing.assert_allclose(ours.predict_proba(X), ref.predict_proba(X), atol=1e-5)
+    ref = sk.LogisticRegression(tol=1e-8, max_iter=1000).fit(
+        X, y
+    )  # lbfgs, scikit-learn's default
+    np.testing.assert_allclose(
+        ours.predict_proba(X), ref.predict_proba(X), atol=1e-5
+    )
     np.testing.assert_allclose(ours.coef_, ref.coef_, atol=1e-4)
 
 
-@pytest.mark.parametrize("name", ["noisy", "iris"])  # binary (step 4n/‖X‖²) and softmax (Böhning's 2n/‖X‖²)
+@pytest.mark.parametrize(
+    "name", ["noisy", "iris"]
+)  # binary (step 4n/‖X‖²) and softmax (Böhning's 2n/‖X‖²)
 def test_gradient_descent_reaches_the_same_minimiser(name):
     X, y = DATA[name]
     ours = LogisticRegression(solver="gd", tol=1e-9, max_iter=20000).fit(X, y)
     ref = sklearn_reference(X, y)
     np.testing.assert_allclose(ours.coef_, ref.coef_, atol=1e-7)
     np.testing.assert_allclose(ours.intercept_, ref.intercept_, atol=1e-7)
-    assert ours.n_iter_[0] > 10 * LogisticRegression(tol=1e-9).fit(X, y).n_iter_[0]  # Newton: far fewer steps
+    assert (
+        ours.n_iter_[0]
+        > 10 * LogisticRegression(tol=1e-9).fit(X, y).n_iter_[0]
+    )  # Newton: far fewer steps
 
 
 def test_newton_converges_quadratically():
@@ -92,8 +126,12 @@ def test_newton_converges_quadratically():
 def test_softmax_is_in_the_symmetric_parametrisation(name):
     X, y = DATA[name]
     model = LogisticRegression(C=1.0, tol=1e-10).fit(X, y)
-    np.testing.assert_allclose(model.coef_.sum(axis=0), 0, atol=1e-8)  # the penalty's choice
-    assert abs(model.intercept_.sum()) < 1e-12  # our normalisation, also scikit-learn's
+    np.testing.assert_allclose(
+        model.coef_.sum(axis=0), 0, atol=1e-8
+    )  # the penalty's choice
+    assert (
+        abs(model.intercept_.sum()) < 1e-12
+    )  # our normalisation, also scikit-learn's
 
 
 def test_unpenalised_fit_matches_sklearn_on_overlapping_classes():
@@ -106,7 +144,9 @@ def test_unpenalised_fit_matches_sklearn_on_overlapping_classes():
         ref = sklearn_reference(X, y, C=np.inf)
         np.testing.assert_allclose(ours.coef_, ref.coef_, atol=1e-7)
         np.testing.assert_allclose(ours.intercept_, ref.intercept_, atol=1e-7)
-        same = LogisticRegression(C=np.inf, tol=1e-10).fit(X, y)  # C = inf means no penalty
+        same = LogisticRegression(C=np.inf, tol=1e-10).fit(
+            X, y
+        )  # C = inf means no penalty
         np.testing.assert_allclose(same.coef_, ours.coef_, atol=1e-12)
 
 
@@ -124,24 +164,39 @@ def test_string_labels_and_the_positive_class():
     model = LogisticRegression().fit(X, labels)
     np.testing.assert_array_equal(model.classes_, ["no", "yes"])
     scores = model.decision_function(X)
-    np.testing.assert_array_equal(model.predict(X), np.where(scores > 0, "yes", "no"))
-    np.testing.assert_allclose(model.predict_proba(X)[:, 1], 1 / (1 + np.exp(-scores)))
+    np.testing.assert_array_equal(
+        model.predict(X), np.where(scores > 0, "yes", "no")
+    )
+    np.testing.assert_allclose(
+        model.predict_proba(X)[:, 1], 1 / (1 + np.exp(-scores))
+    )
     assert model.score(X, labels) == np.mean(model.predict(X) == labels)
 
 
 def test_log_probabilities_stay_finite_where_probabilities_underflow():
     X, y = DATA["noisy"]
     model = LogisticRegression().fit(X, y)
-    far = 1e4 * model.coef_ / np.linalg.norm(model.coef_)  # a point far on the positive side
+    far = (
+        1e4 * model.coef_ / np.linalg.norm(model.coef_)
+    )  # a point far on the positive side
     proba, log_proba = model.predict_proba(far), model.predict_log_proba(far)
-    assert proba[0, 0] == 0.0 and np.isfinite(log_proba).all() and log_proba[0, 0] < -1000
+    assert (
+        proba[0, 0] == 0.0
+        and np.isfinite(log_proba).all()
+        and log_proba[0, 0] < -1000
+    )
     X3, y3 = DATA["iris"]
     model3 = LogisticRegression().fit(X3, y3)
-    np.testing.assert_allclose(np.exp(model3.predict_log_proba(X3)), model3.predict_proba(X3), atol=1e-14)
+    np.testing.assert_allclose(
+        np.exp(model3.predict_log_proba(X3)),
+        model3.predict_proba(X3),
+        atol=1e-14,
+    )
     np.testing.assert_allclose(model3.predict_proba(X3).sum(axis=1), 1.0)
 
 
 # --- derivatives, checked against central differences (mllib.optim) ---------------------
+
 
 def random_problem(rng, n=40, d=4, K=3):
     X = np.column_stack([rng.normal(size=(n, d)), np.ones(n)])
@@ -149,20 +204,39 @@ def random_problem(rng, n=40, d=4, K=3):
 
 
 @pytest.mark.parametrize("fit_intercept", [True, False])
-def test_binary_gradient_and_hessian_match_finite_differences(rng, fit_intercept):
+def test_binary_gradient_and_hessian_match_finite_differences(
+    rng, fit_intercept
+):
     X, y = random_problem(rng, K=2)
     y = y.astype(float)
     theta = rng.normal(size=X.shape[1])
     args = (X, y, 0.3, fit_intercept)
-    assert check_gradient(lambda t: logistic_loss(t, *args), lambda t: logistic_gradient(t, *args), theta) < 1e-8
+    assert (
+        check_gradient(
+            lambda t: logistic_loss(t, *args),
+            lambda t: logistic_gradient(t, *args),
+            theta,
+        )
+        < 1e-8
+    )
     numeric = numerical_jacobian(lambda t: logistic_gradient(t, *args), theta)
-    np.testing.assert_allclose(logistic_hessian(theta, X, 0.3, fit_intercept), numeric, atol=1e-7)
+    np.testing.assert_allclose(
+        logistic_hessian(theta, X, 0.3, fit_intercept), numeric, atol=1e-7
+    )
     # the unpenalised gradient is Xᵀ(p - y)/n and the Hessian XᵀWX/n with W = diag(p(1-p))
     p = 1 / (1 + np.exp(-X @ theta))
-    np.testing.assert_allclose(logistic_gradient(theta, X, y), X.T @ (p - y) / len(X), atol=1e-15)
-    np.testing.assert_allclose(logistic_hessian(theta, X), X.T @ np.diag(p * (1 - p)) @ X / len(X), atol=1e-14)
+    np.testing.assert_allclose(
+        logistic_gradient(theta, X, y), X.T @ (p - y) / len(X), atol=1e-15
+    )
+    np.testing.assert_allclose(
+        logistic_hessian(theta, X),
+        X.T @ np.diag(p * (1 - p)) @ X / len(X),
+        atol=1e-14,
+    )
     # a Hessian with the sign dropped fails the same check
-    assert not np.allclose(-logistic_hessian(theta, X, 0.3, fit_intercept), numeric, atol=1e-3)
+    assert not np.allclose(
+        -logistic_hessian(theta, X, 0.3, fit_intercept), numeric, atol=1e-3
+    )
 
 
 def test_softmax_gradient_and_hessian_match_finite_differences(rng):
@@ -170,12 +244,29 @@ def test_softmax_gradient_and_hessian_match_finite_differences(rng):
     Y = np.eye(3)[y]
     Theta = rng.normal(size=(3, X.shape[1]))
     args = (X, Y, 0.2, True)
-    assert check_gradient(lambda T: softmax_loss(T, *args), lambda T: softmax_gradient(T, *args), Theta) < 1e-8
-    numeric = numerical_jacobian(lambda T: softmax_gradient(T, *args).ravel(), Theta).reshape(Theta.size, Theta.size)
-    np.testing.assert_allclose(softmax_hessian(Theta, X, 0.2, True), numeric, atol=1e-7)
+    assert (
+        check_gradient(
+            lambda T: softmax_loss(T, *args),
+            lambda T: softmax_gradient(T, *args),
+            Theta,
+        )
+        < 1e-8
+    )
+    numeric = numerical_jacobian(
+        lambda T: softmax_gradient(T, *args).ravel(), Theta
+    ).reshape(Theta.size, Theta.size)
+    np.testing.assert_allclose(
+        softmax_hessian(Theta, X, 0.2, True), numeric, atol=1e-7
+    )
     rows = [0, 2]  # a sub-block
-    block = numeric.reshape(3, X.shape[1], 3, X.shape[1])[np.ix_(rows, range(X.shape[1]), rows, range(X.shape[1]))]
-    np.testing.assert_allclose(softmax_hessian(Theta, X, 0.2, True, rows), block.reshape(2 * X.shape[1], -1), atol=1e-7)
+    block = numeric.reshape(3, X.shape[1], 3, X.shape[1])[
+        np.ix_(rows, range(X.shape[1]), rows, range(X.shape[1]))
+    ]
+    np.testing.assert_allclose(
+        softmax_hessian(Theta, X, 0.2, True, rows),
+        block.reshape(2 * X.shape[1], -1),
+        atol=1e-7,
+    )
 
 
 def test_binary_loss_is_softmax_loss_with_a_zero_reference_row(rng):
@@ -183,27 +274,44 @@ def test_binary_loss_is_softmax_loss_with_a_zero_reference_row(rng):
     theta = rng.normal(size=X.shape[1])
     Theta = np.vstack([np.zeros_like(theta), theta])
     Y = np.eye(2)[y]
-    assert logistic_loss(theta, X, y) == pytest.approx(softmax_loss(Theta, X, Y), rel=1e-12)
-    np.testing.assert_allclose(logistic_gradient(theta, X, y), softmax_gradient(Theta, X, Y)[1], atol=1e-15)
+    assert logistic_loss(theta, X, y) == pytest.approx(
+        softmax_loss(Theta, X, Y), rel=1e-12
+    )
+    np.testing.assert_allclose(
+        logistic_gradient(theta, X, y),
+        softmax_gradient(Theta, X, Y)[1],
+        atol=1e-15,
+    )
 
 
 def test_loss_does_not_overflow_for_huge_scores():
     X = np.array([[1000.0, 1.0], [-1000.0, 1.0]])
     theta = np.array([1.0, 0.0])
-    assert logistic_loss(theta, X, np.array([0.0, 1.0])) == pytest.approx(1000.0)  # log(1+e^1000) - 0
-    assert logistic_loss(theta, X, np.array([1.0, 0.0])) == pytest.approx(0.0, abs=1e-300)
-    assert softmax_loss(np.vstack([np.zeros(2), theta]), X, np.eye(2)[[0, 1]]) == pytest.approx(1000.0)
+    assert logistic_loss(theta, X, np.array([0.0, 1.0])) == pytest.approx(
+        1000.0
+    )  # log(1+e^1000) - 0
+    assert logistic_loss(theta, X, np.array([1.0, 0.0])) == pytest.approx(
+        0.0, abs=1e-300
+    )
+    assert softmax_loss(
+        np.vstack([np.zeros(2), theta]), X, np.eye(2)[[0, 1]]
+    ) == pytest.approx(1000.0)
 
 
 # --- separation --------------------------------------------------------------------------
 
+
 def test_separable_data_without_penalty_raise_and_with_penalty_fit():
-    X, y = load_iris(return_X_y=True)  # setosa is linearly separable from the rest
+    X, y = load_iris(
+        return_X_y=True
+    )  # setosa is linearly separable from the rest
     with pytest.raises(ValueError, match="separable.*does not exist"):
         LogisticRegression(penalty=None).fit(X, y)
     with pytest.raises(ValueError, match="separable"):
         LogisticRegression(C=np.inf).fit(X[:100], y[:100])
-    LogisticRegression(C=1e4, tol=1e-8).fit(X[:100], y[:100])  # a penalised fit always exists
+    LogisticRegression(C=1e4, tol=1e-8).fit(
+        X[:100], y[:100]
+    )  # a penalised fit always exists
 
 
 def test_separating_direction_is_a_certificate():
@@ -224,7 +332,9 @@ def test_quasi_complete_separation_is_detected():
     y = np.array([0, 0, 0, 1, 1, 1])
     X = np.column_stack([x, np.ones(6)])
     V = separating_direction(X, y, 2)
-    assert V is not None and abs(V[1, 1]) < 1e-9  # the direction moves the slope, not the intercept
+    assert (
+        V is not None and abs(V[1, 1]) < 1e-9
+    )  # the direction moves the slope, not the intercept
     with pytest.raises(ValueError, match="separable"):
         LogisticRegression(penalty=None).fit(x[:, None], y)
 
@@ -235,11 +345,16 @@ def test_separation_in_the_softmax_model():
     V = separating_direction(X1, y, 3)
     scores = X1 @ V.T
     own = scores[np.arange(len(y)), y]
-    assert np.all(own[:, None] >= scores - 1e-7)  # no sample's own class loses along V
-    assert (own[:, None] - scores).max() > 0.5  # and some strictly gains: V is not 0
+    assert np.all(
+        own[:, None] >= scores - 1e-7
+    )  # no sample's own class loses along V
+    assert (
+        own[:, None] - scores
+    ).max() > 0.5  # and some strictly gains: V is not 0
 
 
 # --- warnings and bad input --------------------------------------------------------------
+
 
 def test_convergence_warnings():
     X, y = DATA["breast_cancer"]
@@ -297,9 +412,13 @@ def test_inputs_are_not_modified():
 
 def test_digits_ten_classes():
     X, y = load_digits(return_X_y=True)
-    X = X.reshape(-1, 4, 2, 4, 2).mean(axis=(2, 4)).reshape(-1, 16)[:400] / 16  # 2 × 2 pixel blocks
+    X = (
+        X.reshape(-1, 4, 2, 4, 2).mean(axis=(2, 4)).reshape(-1, 16)[:400] / 16
+    )  # 2 × 2 pixel blocks
     y = y[:400]
     ours = LogisticRegression(C=0.5, tol=1e-10).fit(X, y)
     ref = sklearn_reference(X, y, C=0.5)
-    np.testing.assert_allclose(ours.predict_proba(X), ref.predict_proba(X), atol=1e-8)
+    np.testing.assert_allclose(
+        ours.predict_proba(X), ref.predict_proba(X), atol=1e-8
+    )
     np.testing.assert_allclose(ours.coef_, ref.coef_, atol=1e-6)

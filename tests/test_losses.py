@@ -2,20 +2,48 @@ import numpy as np
 import pytest
 from scipy.special import expit
 
-from mllib.losses import absolute, exponential, hinge, huber, logistic, multiclass_hinge, squared, zero_one
+from mllib.losses import (
+    absolute,
+    exponential,
+    hinge,
+    huber,
+    logistic,
+    multiclass_hinge,
+    squared,
+    zero_one,
+)
 from mllib.optim import numerical_gradient
 
 REGRESSION = [squared, absolute, huber(0.5), huber(2.0)]
 CLASSIFICATION = [zero_one, hinge, logistic, exponential]
-KINKS = {"absolute": [0.0], "huber(delta=0.5)": [], "huber(delta=2)": [], "hinge": [1.0], "0-1": [0.0]}
+KINKS = {
+    "absolute": [0.0],
+    "huber(delta=0.5)": [],
+    "huber(delta=2)": [],
+    "hinge": [1.0],
+    "0-1": [0.0],
+}
 
 
-@pytest.mark.parametrize("loss", REGRESSION + CLASSIFICATION, ids=lambda l: l.name)
+@pytest.mark.parametrize(
+    "loss", REGRESSION + CLASSIFICATION, ids=lambda l: l.name
+)
 def test_derivative_matches_central_differences_away_from_kinks(loss, rng):
     z = rng.uniform(-4, 4, size=200)
-    z = z[np.all([np.abs(z - k) > 1e-3 for k in KINKS.get(loss.name, [])], axis=0)] if KINKS.get(loss.name) else z
+    z = (
+        z[
+            np.all(
+                [np.abs(z - k) > 1e-3 for k in KINKS.get(loss.name, [])],
+                axis=0,
+            )
+        ]
+        if KINKS.get(loss.name)
+        else z
+    )
     numeric = numerical_gradient(lambda v: np.sum(loss(v)), z)
-    np.testing.assert_allclose(loss.derivative(z), numeric, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(
+        loss.derivative(z), numeric, rtol=1e-6, atol=1e-6
+    )
 
 
 @pytest.mark.parametrize("loss", [absolute, hinge], ids=lambda l: l.name)
@@ -25,7 +53,10 @@ def test_value_at_a_kink_is_a_subgradient(loss, rng):
     g = loss.derivative(z0)
     z = rng.uniform(-5, 5, size=1000)
     assert np.all(loss(z) >= loss(z0) + g * (z - z0) - 1e-12)
-    for wrong in (g + 1.5, g - 1.5):  # outside the subdifferential, the inequality fails somewhere
+    for wrong in (
+        g + 1.5,
+        g - 1.5,
+    ):  # outside the subdifferential, the inequality fails somewhere
         assert np.any(loss(z) < loss(z0) + wrong * (z - z0))
 
 
@@ -50,7 +81,9 @@ def test_huber_is_continuously_differentiable_at_delta():
         below, above = delta * (1 - 1e-9), delta * (1 + 1e-9)
         assert loss(below) == pytest.approx(loss(above), rel=1e-7)
         assert loss(above) == pytest.approx(delta**2 / 2)
-        assert loss.derivative(below) == pytest.approx(loss.derivative(above), rel=1e-7)
+        assert loss.derivative(below) == pytest.approx(
+            loss.derivative(above), rel=1e-7
+        )
         assert loss.derivative(above) == pytest.approx(delta)
 
 
@@ -64,9 +97,13 @@ def test_which_losses_upper_bound_the_zero_one_loss():
     m = np.linspace(-5, 5, 10_001)
     for loss in (hinge, exponential):
         assert np.all(loss(m) >= zero_one(m))
-    assert np.all(logistic(m) / np.log(2) >= zero_one(m))  # base-2 logistic loss
+    assert np.all(
+        logistic(m) / np.log(2) >= zero_one(m)
+    )  # base-2 logistic loss
     assert logistic(0.0) == pytest.approx(np.log(2))
-    assert logistic(0.0) < zero_one(0.0)  # the natural-log logistic loss does not
+    assert logistic(0.0) < zero_one(
+        0.0
+    )  # the natural-log logistic loss does not
 
 
 def test_bad_input():
@@ -88,6 +125,7 @@ def test_inputs_are_not_modified(rng):
 
 # --- multiclass hinge ---
 
+
 def test_multiclass_hinge_equals_its_definition_and_bounds_the_cost_of_the_prediction():
     rng = np.random.default_rng(0)
     n, K = 500, 4
@@ -95,9 +133,17 @@ def test_multiclass_hinge_equals_its_definition_and_bounds_the_cost_of_the_predi
     cost = rng.uniform(0.5, 2.0, size=(K, K))
     np.fill_diagonal(cost, 0.0)
     loss, argmax = multiclass_hinge(scores, y, cost, return_argmax=True)
-    by_loop = [max(cost[y[i], c] + scores[i, c] - scores[i, y[i]] for c in range(K)) for i in range(n)]
+    by_loop = [
+        max(cost[y[i], c] + scores[i, c] - scores[i, y[i]] for c in range(K))
+        for i in range(n)
+    ]
     np.testing.assert_allclose(loss, by_loop)
-    np.testing.assert_allclose(loss, cost[y, argmax] + scores[np.arange(n), argmax] - scores[np.arange(n), y])
+    np.testing.assert_allclose(
+        loss,
+        cost[y, argmax]
+        + scores[np.arange(n), argmax]
+        - scores[np.arange(n), y],
+    )
     predicted = np.argmax(scores, axis=1)
     assert np.all(loss >= cost[y, predicted] - 1e-12) and np.all(loss >= 0)
     # zero exactly when every wrong class trails the true one by at least its cost
@@ -122,12 +168,17 @@ def test_multiclass_hinge_subgradient_by_finite_differences_away_from_kinks():
     for j in range(5):
         step = np.zeros_like(scores)
         step[:, j] = eps
-        numeric = (multiclass_hinge(scores + step, y) - multiclass_hinge(scores - step, y)) / (2 * eps)
+        numeric = (
+            multiclass_hinge(scores + step, y)
+            - multiclass_hinge(scores - step, y)
+        ) / (2 * eps)
         np.testing.assert_allclose(numeric, subgradient[:, j], atol=1e-6)
 
 
 def test_multiclass_hinge_rejects_a_cost_on_the_true_class_and_bad_labels():
     with pytest.raises(ValueError, match="zero diagonal"):
-        multiclass_hinge(np.zeros((3, 3)), np.array([0, 1, 2]), np.eye(3))  # the notes' reversed Δ
+        multiclass_hinge(
+            np.zeros((3, 3)), np.array([0, 1, 2]), np.eye(3)
+        )  # the notes' reversed Δ
     with pytest.raises(ValueError, match="integer class"):
         multiclass_hinge(np.zeros((3, 3)), np.array([0, 1, 3]))

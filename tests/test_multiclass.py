@@ -30,49 +30,104 @@ DATA = {
 # (mllib base, scikit-learn base, tolerance on the scores): equal objectives, solved to high
 # accuracy; both SMO runs stop at a KKT violation of 1e-6, so SVM scores agree to about 1e-4
 BASES = {
-    "logistic": (LogisticRegression(C=0.5, tol=1e-10), sk_linear.LogisticRegression(C=0.5, tol=1e-10), 1e-6),
-    "linear_svc": (SVC(C=0.1, kernel="linear", tol=1e-6), sk_svm.SVC(C=0.1, kernel="linear", tol=1e-6), 1e-3),
-    "rbf_svc": (SVC(C=2.0, gamma=0.5, tol=1e-6), sk_svm.SVC(C=2.0, gamma=0.5, tol=1e-6), 1e-3),
-    "gaussian_nb": (GaussianNB(), sk_naive_bayes.GaussianNB(), 1e-9),  # predict_proba only
+    "logistic": (
+        LogisticRegression(C=0.5, tol=1e-10),
+        sk_linear.LogisticRegression(C=0.5, tol=1e-10),
+        1e-6,
+    ),
+    "linear_svc": (
+        SVC(C=0.1, kernel="linear", tol=1e-6),
+        sk_svm.SVC(C=0.1, kernel="linear", tol=1e-6),
+        1e-3,
+    ),
+    "rbf_svc": (
+        SVC(C=2.0, gamma=0.5, tol=1e-6),
+        sk_svm.SVC(C=2.0, gamma=0.5, tol=1e-6),
+        1e-3,
+    ),
+    "gaussian_nb": (
+        GaussianNB(),
+        sk_naive_bayes.GaussianNB(),
+        1e-9,
+    ),  # predict_proba only
 }
 
 
 @pytest.mark.parametrize("data", DATA, ids=str)
 @pytest.mark.parametrize("base", BASES, ids=str)
-@pytest.mark.parametrize("wrapper", ["OneVsRestClassifier", "OneVsOneClassifier"])
+@pytest.mark.parametrize(
+    "wrapper", ["OneVsRestClassifier", "OneVsOneClassifier"]
+)
 def test_matches_scikit_learn_on_the_same_base_estimator(data, base, wrapper):
     X, y = DATA[data]
-    ours = getattr(__import__("mllib.multiclass", fromlist=[wrapper]), wrapper)(BASES[base][0]).fit(X, y)
+    ours = getattr(
+        __import__("mllib.multiclass", fromlist=[wrapper]), wrapper
+    )(BASES[base][0]).fit(X, y)
     theirs = getattr(sk_multiclass, wrapper)(BASES[base][1]).fit(X, y)
     rng = np.random.default_rng(0)
-    X_test = np.vstack([X, X[rng.integers(len(X), size=100)] + 0.5 * rng.normal(size=(100, X.shape[1]))])
+    X_test = np.vstack(
+        [
+            X,
+            X[rng.integers(len(X), size=100)]
+            + 0.5 * rng.normal(size=(100, X.shape[1])),
+        ]
+    )
     np.testing.assert_array_equal(ours.classes_, theirs.classes_)
     assert len(ours.estimators_) == len(theirs.estimators_)
     decided = np.ones(len(X_test), dtype=bool)
-    if hasattr(theirs, "decision_function"):  # scikit-learn's OvR has none over predict_proba-only bases
+    if hasattr(
+        theirs, "decision_function"
+    ):  # scikit-learn's OvR has none over predict_proba-only bases
         scores = theirs.decision_function(X_test)
-        np.testing.assert_allclose(ours.decision_function(X_test), scores, atol=BASES[base][2])
+        np.testing.assert_allclose(
+            ours.decision_function(X_test), scores, atol=BASES[base][2]
+        )
         top_two = np.sort(scores, axis=1)[:, -2:]
-        decided = top_two[:, 1] - top_two[:, 0] > 2 * BASES[base][2]  # not a near-tie within the tolerance
+        decided = (
+            top_two[:, 1] - top_two[:, 0] > 2 * BASES[base][2]
+        )  # not a near-tie within the tolerance
     assert decided.mean() > 0.95
-    np.testing.assert_array_equal(ours.predict(X_test)[decided], theirs.predict(X_test)[decided])
-    if wrapper == "OneVsRestClassifier" and base in ("logistic", "gaussian_nb"):
-        np.testing.assert_allclose(ours.predict_proba(X_test), theirs.predict_proba(X_test), atol=1e-6)
+    np.testing.assert_array_equal(
+        ours.predict(X_test)[decided], theirs.predict(X_test)[decided]
+    )
+    if wrapper == "OneVsRestClassifier" and base in (
+        "logistic",
+        "gaussian_nb",
+    ):
+        np.testing.assert_allclose(
+            ours.predict_proba(X_test), theirs.predict_proba(X_test), atol=1e-6
+        )
 
 
 def test_one_vs_one_breaks_vote_ties_by_summed_confidence_like_scikit_learn():
     # unequal spreads, sizes and a strong penalty: the three pairwise boundaries do not meet in
     # one point, and the small triangle between them has cyclic votes a > b > c > a (1-1-1)
     rng = np.random.default_rng(3)
-    X = np.vstack([rng.normal(c, s, size=(m, 2)) for c, s, m in [((0, 0), 0.5, 60), ((3, 0), 2.0, 10),
-                                                                 ((1, 2.5), 1.0, 30)]])
+    X = np.vstack(
+        [
+            rng.normal(c, s, size=(m, 2))
+            for c, s, m in [
+                ((0, 0), 0.5, 60),
+                ((3, 0), 2.0, 10),
+                ((1, 2.5), 1.0, 30),
+            ]
+        ]
+    )
     y = np.repeat(["a", "b", "c"], [60, 10, 30])
     ours = OneVsOneClassifier(LogisticRegression(C=0.05, tol=1e-10)).fit(X, y)
-    theirs = sk_multiclass.OneVsOneClassifier(sk_linear.LogisticRegression(C=0.05, tol=1e-10)).fit(X, y)
+    theirs = sk_multiclass.OneVsOneClassifier(
+        sk_linear.LogisticRegression(C=0.05, tol=1e-10)
+    ).fit(X, y)
     grid = rng.uniform(-6, 8, size=(20000, 2))
-    votes = np.floor(ours.decision_function(grid) + 0.5)  # the confidence term is in (-1/3, 1/3)
-    assert np.sum(np.all(votes == 1, axis=1)) >= 5, "the grid should contain three-way vote ties"
-    np.testing.assert_allclose(ours.decision_function(grid), theirs.decision_function(grid), atol=1e-6)
+    votes = np.floor(
+        ours.decision_function(grid) + 0.5
+    )  # the confidence term is in (-1/3, 1/3)
+    assert np.sum(np.all(votes == 1, axis=1)) >= 5, (
+        "the grid should contain three-way vote ties"
+    )
+    np.testing.assert_allclose(
+        ours.decision_function(grid), theirs.decision_function(grid), atol=1e-6
+    )
     np.testing.assert_array_equal(ours.predict(grid), theirs.predict(grid))
 
 
@@ -81,7 +136,9 @@ def test_one_vs_one_trains_each_pair_on_its_two_classes_only():
     ovo = OneVsOneClassifier(LogisticRegression()).fit(X, y)
     assert ovo.pairs_ == [(0, 1), (0, 2), (1, 2)]
     for (i, j), estimator in zip(ovo.pairs_, ovo.estimators_):
-        direct = LogisticRegression().fit(X[(y == i) | (y == j)], (y[(y == i) | (y == j)] == j).astype(int))
+        direct = LogisticRegression().fit(
+            X[(y == i) | (y == j)], (y[(y == i) | (y == j)] == j).astype(int)
+        )
         np.testing.assert_allclose(estimator.coef_, direct.coef_)
 
 
@@ -91,9 +148,13 @@ def test_two_classes_and_string_labels(wrapper):
     keep = y > 0
     labels = np.array(["versicolor", "virginica"])[y[keep] - 1]
     ours = wrapper(LogisticRegression(tol=1e-10)).fit(X[keep], labels)
-    theirs = getattr(sk_multiclass, wrapper.__name__)(sk_linear.LogisticRegression(tol=1e-10)).fit(X[keep], labels)
+    theirs = getattr(sk_multiclass, wrapper.__name__)(
+        sk_linear.LogisticRegression(tol=1e-10)
+    ).fit(X[keep], labels)
     assert ours.decision_function(X).shape == (len(X),)
-    np.testing.assert_allclose(ours.decision_function(X), theirs.decision_function(X), atol=1e-5)
+    np.testing.assert_allclose(
+        ours.decision_function(X), theirs.decision_function(X), atol=1e-5
+    )
     np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
 
 
@@ -101,8 +162,12 @@ def test_one_vs_rest_uses_probabilities_when_there_is_no_decision_function():
     X, y = DATA["wine"]
     ours = OneVsRestClassifier(GaussianNB()).fit(X, y)
     assert not hasattr(ours.estimators_[0], "decision_function")
-    proba = np.column_stack([e.predict_proba(X)[:, 1] for e in ours.estimators_])
-    np.testing.assert_array_equal(ours.predict(X), ours.classes_[np.argmax(proba, axis=1)])
+    proba = np.column_stack(
+        [e.predict_proba(X)[:, 1] for e in ours.estimators_]
+    )
+    np.testing.assert_array_equal(
+        ours.predict(X), ours.classes_[np.argmax(proba, axis=1)]
+    )
     np.testing.assert_allclose(ours.predict_proba(X).sum(axis=1), 1.0)
 
 
@@ -112,7 +177,9 @@ def test_base_estimator_is_cloned_and_inputs_untouched(wrapper):
     X0, y0 = X.copy(), y.copy()
     base = LogisticRegression()
     model = wrapper(base).fit(X, y)
-    assert not hasattr(base, "coef_") and all(e is not base for e in model.estimators_)
+    assert not hasattr(base, "coef_") and all(
+        e is not base for e in model.estimators_
+    )
     np.testing.assert_array_equal(X, X0)
     np.testing.assert_array_equal(y, y0)
     assert model.get_params()["estimator__C"] == 1.0

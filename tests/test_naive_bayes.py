@@ -8,7 +8,12 @@ from sklearn import naive_bayes as sk
 from sklearn.datasets import load_digits, load_iris, load_wine
 
 from mllib.exceptions import NotFittedError
-from mllib.naive_bayes import BernoulliNB, CategoricalNB, GaussianNB, MultinomialNB
+from mllib.naive_bayes import (
+    BernoulliNB,
+    CategoricalNB,
+    GaussianNB,
+    MultinomialNB,
+)
 
 DIGITS_X, DIGITS_Y = load_digits(return_X_y=True)  # counts 0..16, 10 classes
 
@@ -17,10 +22,16 @@ def word_counts(seed):
     rng = np.random.default_rng(seed)
     y = rng.integers(0, 3, 120)
     rates = rng.gamma(0.5, 1.0, size=(3, 25))
-    return rng.poisson(rates[y] * 3).astype(float), np.array(["sport", "politics", "science"])[y]
+    return rng.poisson(rates[y] * 3).astype(float), np.array(
+        ["sport", "politics", "science"]
+    )[y]
 
 
-COUNT_DATA = {"digits": (DIGITS_X, DIGITS_Y), "words": word_counts(0), "words2": word_counts(1)}
+COUNT_DATA = {
+    "digits": (DIGITS_X, DIGITS_Y),
+    "words": word_counts(0),
+    "words2": word_counts(1),
+}
 
 
 def assert_same_model(ours, theirs, X, attributes):
@@ -30,30 +41,60 @@ def assert_same_model(ours, theirs, X, attributes):
             for a, b in zip(ours_value, theirs_value):
                 np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
         else:
-            np.testing.assert_allclose(ours_value, theirs_value, rtol=1e-12, atol=1e-12)
+            np.testing.assert_allclose(
+                ours_value, theirs_value, rtol=1e-12, atol=1e-12
+            )
     np.testing.assert_array_equal(ours.classes_, theirs.classes_)
-    np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), atol=1e-8)
-    np.testing.assert_allclose(ours.predict_log_proba(X), theirs.predict_log_proba(X), rtol=1e-9, atol=1e-8)
-    np.testing.assert_allclose(ours.predict_joint_log_proba(X), theirs.predict_joint_log_proba(X), rtol=1e-10)
+    np.testing.assert_allclose(
+        ours.predict_proba(X), theirs.predict_proba(X), atol=1e-8
+    )
+    np.testing.assert_allclose(
+        ours.predict_log_proba(X),
+        theirs.predict_log_proba(X),
+        rtol=1e-9,
+        atol=1e-8,
+    )
+    np.testing.assert_allclose(
+        ours.predict_joint_log_proba(X),
+        theirs.predict_joint_log_proba(X),
+        rtol=1e-10,
+    )
     np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
 
 
-DISCRETE = ["class_count_", "class_log_prior_", "feature_count_", "feature_log_prob_"]
+DISCRETE = [
+    "class_count_",
+    "class_log_prior_",
+    "feature_count_",
+    "feature_log_prob_",
+]
 
 
 @pytest.mark.parametrize("name", COUNT_DATA)
 @pytest.mark.parametrize("alpha", [1.0, 0.3, 1e-4])
 def test_multinomial_matches_sklearn(name, alpha):
     X, y = COUNT_DATA[name]
-    assert_same_model(MultinomialNB(alpha=alpha).fit(X, y), sk.MultinomialNB(alpha=alpha).fit(X, y), X, DISCRETE)
+    assert_same_model(
+        MultinomialNB(alpha=alpha).fit(X, y),
+        sk.MultinomialNB(alpha=alpha).fit(X, y),
+        X,
+        DISCRETE,
+    )
 
 
 @pytest.mark.parametrize("name", COUNT_DATA)
-@pytest.mark.parametrize("alpha, binarize", [(1.0, 0.0), (0.5, 2.0), (1e-3, 7.5)])
+@pytest.mark.parametrize(
+    "alpha, binarize", [(1.0, 0.0), (0.5, 2.0), (1e-3, 7.5)]
+)
 def test_bernoulli_matches_sklearn(name, alpha, binarize):
     X, y = COUNT_DATA[name]
     ours = BernoulliNB(alpha=alpha, binarize=binarize).fit(X, y)
-    assert_same_model(ours, sk.BernoulliNB(alpha=alpha, binarize=binarize).fit(X, y), X, DISCRETE)
+    assert_same_model(
+        ours,
+        sk.BernoulliNB(alpha=alpha, binarize=binarize).fit(X, y),
+        X,
+        DISCRETE,
+    )
 
 
 @pytest.mark.parametrize("name", COUNT_DATA)
@@ -61,11 +102,26 @@ def test_bernoulli_matches_sklearn(name, alpha, binarize):
 def test_categorical_matches_sklearn(name, alpha):
     X, y = COUNT_DATA[name]
     X = np.minimum(X, 5)  # six categories per feature
-    assert_same_model(CategoricalNB(alpha=alpha).fit(X, y), sk.CategoricalNB(alpha=alpha).fit(X, y), X,
-                      ["class_count_", "class_log_prior_", "category_count_", "feature_log_prob_", "n_categories_"])
+    assert_same_model(
+        CategoricalNB(alpha=alpha).fit(X, y),
+        sk.CategoricalNB(alpha=alpha).fit(X, y),
+        X,
+        [
+            "class_count_",
+            "class_log_prior_",
+            "category_count_",
+            "feature_log_prob_",
+            "n_categories_",
+        ],
+    )
     ours = CategoricalNB(alpha=alpha, min_categories=8).fit(X, y)
     theirs = sk.CategoricalNB(alpha=alpha, min_categories=8).fit(X, y)
-    assert_same_model(ours, theirs, X, ["category_count_", "feature_log_prob_", "n_categories_"])
+    assert_same_model(
+        ours,
+        theirs,
+        X,
+        ["category_count_", "feature_log_prob_", "n_categories_"],
+    )
 
 
 @pytest.mark.parametrize("loader", [load_iris, load_wine, load_digits])
@@ -75,36 +131,70 @@ def test_gaussian_matches_sklearn(loader, var_smoothing):
     ours = GaussianNB(var_smoothing=var_smoothing).fit(X, y)
     theirs = sk.GaussianNB(var_smoothing=var_smoothing).fit(X, y)
     for name in ("theta_", "var_", "class_prior_", "class_count_", "epsilon_"):
-        np.testing.assert_allclose(getattr(ours, name), getattr(theirs, name), rtol=1e-10, atol=1e-12)
-    np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), atol=1e-8)
-    np.testing.assert_allclose(ours.predict_joint_log_proba(X), theirs.predict_joint_log_proba(X), rtol=1e-10)
+        np.testing.assert_allclose(
+            getattr(ours, name), getattr(theirs, name), rtol=1e-10, atol=1e-12
+        )
+    np.testing.assert_allclose(
+        ours.predict_proba(X), theirs.predict_proba(X), atol=1e-8
+    )
+    np.testing.assert_allclose(
+        ours.predict_joint_log_proba(X),
+        theirs.predict_joint_log_proba(X),
+        rtol=1e-10,
+    )
     np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
 
 
 def test_priors_options_match_sklearn():
     X, y = COUNT_DATA["words"]
     prior = [0.5, 0.3, 0.2]
-    for ours, theirs in [(MultinomialNB(fit_prior=False), sk.MultinomialNB(fit_prior=False)),
-                         (MultinomialNB(class_prior=prior), sk.MultinomialNB(class_prior=prior)),
-                         (BernoulliNB(class_prior=prior), sk.BernoulliNB(class_prior=prior))]:
-        assert_same_model(ours.fit(X, y), theirs.fit(X, y), X, ["class_log_prior_"])
+    for ours, theirs in [
+        (MultinomialNB(fit_prior=False), sk.MultinomialNB(fit_prior=False)),
+        (
+            MultinomialNB(class_prior=prior),
+            sk.MultinomialNB(class_prior=prior),
+        ),
+        (BernoulliNB(class_prior=prior), sk.BernoulliNB(class_prior=prior)),
+    ]:
+        assert_same_model(
+            ours.fit(X, y), theirs.fit(X, y), X, ["class_log_prior_"]
+        )
     Xi, yi = load_iris(return_X_y=True)
-    ours, theirs = GaussianNB(priors=[0.2, 0.3, 0.5]).fit(Xi, yi), sk.GaussianNB(priors=[0.2, 0.3, 0.5]).fit(Xi, yi)
-    np.testing.assert_allclose(ours.predict_proba(Xi), theirs.predict_proba(Xi), atol=1e-8)
+    ours, theirs = (
+        GaussianNB(priors=[0.2, 0.3, 0.5]).fit(Xi, yi),
+        sk.GaussianNB(priors=[0.2, 0.3, 0.5]).fit(Xi, yi),
+    )
+    np.testing.assert_allclose(
+        ours.predict_proba(Xi), theirs.predict_proba(Xi), atol=1e-8
+    )
 
 
 # --- the maximum-likelihood estimates (alpha = 0) -------------------------------------------
 
 # the 8-row example of the source notes: features a, b and class k
-EXAMPLE = np.array([[1, 0, 1], [1, 1, 1], [0, 1, 0], [1, 1, 0], [1, 0, 0], [0, 0, 1], [0, 0, 1], [0, 0, 0]])
+EXAMPLE = np.array(
+    [
+        [1, 0, 1],
+        [1, 1, 1],
+        [0, 1, 0],
+        [1, 1, 0],
+        [1, 0, 0],
+        [0, 0, 1],
+        [0, 0, 1],
+        [0, 0, 0],
+    ]
+)
 
 
 def test_the_eight_row_example_gives_two_thirds():
     X, k = EXAMPLE[:, :2], EXAMPLE[:, 2]
     # by hand, with exact fractions: P(k) P(a=1|k) P(b=1|k) for k = 0, 1
-    joint = {c: Fraction(int(np.sum(k == c)), 8)
-             * Fraction(int(np.sum((X[:, 0] == 1) & (k == c))), int(np.sum(k == c)))
-             * Fraction(int(np.sum((X[:, 1] == 1) & (k == c))), int(np.sum(k == c))) for c in (0, 1)}
+    joint = {
+        c: Fraction(int(np.sum(k == c)), 8)
+        * Fraction(int(np.sum((X[:, 0] == 1) & (k == c))), int(np.sum(k == c)))
+        * Fraction(int(np.sum((X[:, 1] == 1) & (k == c))), int(np.sum(k == c)))
+        for c in (0, 1)
+    }
     assert joint == {0: Fraction(1, 8), 1: Fraction(1, 16)}
     posterior = joint[0] / (joint[0] + joint[1])
     assert posterior == Fraction(2, 3)
@@ -122,37 +212,62 @@ def test_alpha_zero_gives_the_counting_estimates():
     for c, label in enumerate(model.classes_):
         counts = X[y == label].sum(axis=0)
         with np.errstate(divide="ignore"):
-            np.testing.assert_allclose(model.feature_log_prob_[c], np.log(counts / counts.sum()))
-        assert model.class_log_prior_[c] == pytest.approx(np.log(np.mean(y == label)))
+            np.testing.assert_allclose(
+                model.feature_log_prob_[c], np.log(counts / counts.sum())
+            )
+        assert model.class_log_prior_[c] == pytest.approx(
+            np.log(np.mean(y == label))
+        )
     bern = BernoulliNB(alpha=0).fit(X, y)
     for c, label in enumerate(bern.classes_):
         with np.errstate(divide="ignore"):
-            np.testing.assert_allclose(bern.feature_log_prob_[c], np.log(np.mean(X[y == label] > 0, axis=0)))
+            np.testing.assert_allclose(
+                bern.feature_log_prob_[c],
+                np.log(np.mean(X[y == label] > 0, axis=0)),
+            )
 
 
 def test_alpha_zero_probabilities_are_exact_zeros_without_nan():
     X, y = COUNT_DATA["words"]
     model = MultinomialNB(alpha=0).fit(X, y)
-    assert np.isneginf(model.feature_log_prob_).any()  # some words never occur in some class
-    proba = model.predict_proba(X)  # every training sample is possible under its own class
+    assert np.isneginf(
+        model.feature_log_prob_
+    ).any()  # some words never occur in some class
+    proba = model.predict_proba(
+        X
+    )  # every training sample is possible under its own class
     assert not np.isnan(proba).any()
     np.testing.assert_allclose(proba.sum(axis=1), 1)
-    impossible = (X > 0) @ np.isneginf(model.feature_log_prob_).T  # a zero-probability word occurs
+    impossible = (X > 0) @ np.isneginf(
+        model.feature_log_prob_
+    ).T  # a zero-probability word occurs
     assert impossible.any() and np.all(proba[impossible] == 0.0)
     # alpha -> 0 converges to the alpha = 0 answer wherever that is defined
-    np.testing.assert_allclose(MultinomialNB(alpha=1e-12).fit(X, y).predict_proba(X), proba, atol=1e-6)
+    np.testing.assert_allclose(
+        MultinomialNB(alpha=1e-12).fit(X, y).predict_proba(X), proba, atol=1e-6
+    )
 
 
 def test_alpha_zero_bernoulli_handles_probabilities_zero_and_one():
     X = np.array([[1, 0], [1, 0], [0, 1], [0, 1], [1, 1]])
     y = np.array([0, 0, 1, 1, 1])
-    model = BernoulliNB(alpha=0, binarize=None).fit(X, y)  # θ_0 = (1, 0), θ_1 = (1/3, 1)
+    model = BernoulliNB(alpha=0, binarize=None).fit(
+        X, y
+    )  # θ_0 = (1, 0), θ_1 = (1/3, 1)
     # class 1 never has x_2 = 0, class 0 always has x_1 = 1 and never x_2 = 1
-    np.testing.assert_array_equal(model.predict_proba([[1, 0], [0, 1], [1, 1]]), [[1, 0], [0, 1], [0, 1]])
+    np.testing.assert_array_equal(
+        model.predict_proba([[1, 0], [0, 1], [1, 1]]), [[1, 0], [0, 1], [0, 1]]
+    )
     log_proba = model.predict_log_proba([[0, 1]])
-    assert log_proba[0, 0] == -np.inf and log_proba[0, 1] == 0.0 and not np.isnan(log_proba).any()
+    assert (
+        log_proba[0, 0] == -np.inf
+        and log_proba[0, 1] == 0.0
+        and not np.isnan(log_proba).any()
+    )
     with pytest.raises(ValueError, match="every class"):
-        model.predict_proba([[0, 0]])  # class 0 needs x_1 = 1, class 1 needs x_2 = 1
+        model.predict_proba(
+            [[0, 0]]
+        )  # class 0 needs x_1 = 1, class 1 needs x_2 = 1
 
 
 def test_samples_impossible_under_every_class_raise():
@@ -163,7 +278,9 @@ def test_samples_impossible_under_every_class_raise():
         model.predict_proba([[1, 1]])
     with pytest.raises(ValueError, match="probability 0 under every class"):
         model.predict([[0, 0]])
-    assert BernoulliNB(alpha=1, binarize=None).fit(X, y).predict_proba([[1, 1]]).shape == (1, 2)
+    assert BernoulliNB(alpha=1, binarize=None).fit(X, y).predict_proba(
+        [[1, 1]]
+    ).shape == (1, 2)
 
 
 def test_binary_bernoulli_naive_bayes_is_linear():
@@ -173,25 +290,36 @@ def test_binary_bernoulli_naive_bayes_is_linear():
     model = BernoulliNB(alpha=1.0, binarize=None).fit(X, y)
     theta = np.exp(model.feature_log_prob_)
     w = np.log(theta[1] * (1 - theta[0]) / (theta[0] * (1 - theta[1])))
-    b = model.class_log_prior_[1] - model.class_log_prior_[0] + np.sum(np.log((1 - theta[1]) / (1 - theta[0])))
+    b = (
+        model.class_log_prior_[1]
+        - model.class_log_prior_[0]
+        + np.sum(np.log((1 - theta[1]) / (1 - theta[0])))
+    )
     log_odds = model.predict_log_proba(X) @ [-1, 1]
     np.testing.assert_allclose(X @ w + b, log_odds, atol=1e-9)
-    np.testing.assert_array_equal(model.predict(X), (X @ w + b > 0).astype(int))
+    np.testing.assert_array_equal(
+        model.predict(X), (X @ w + b > 0).astype(int)
+    )
 
 
 # --- unseen categories and bad input --------------------------------------------------------
+
 
 def test_unseen_categories():
     X = np.array([[0, 1], [1, 2], [2, 0], [0, 0]])
     y = np.array([0, 0, 1, 1])
     model = CategoricalNB().fit(X, y)
-    with pytest.raises(ValueError, match="never seen in training.*min_categories"):
+    with pytest.raises(
+        ValueError, match="never seen in training.*min_categories"
+    ):
         model.predict([[3, 0]])
     wider = CategoricalNB(min_categories=[5, 3]).fit(X, y)
     # category 3 of feature 0 is declared but unseen: probability 1/(2 + 5) in both classes, so
     # only feature 1 decides: P(x_1 = 0 | k) = (0 + 1)/(2 + 3) and (2 + 1)/(2 + 3), equal priors
     np.testing.assert_allclose(wider.predict_proba([[3, 0]]), [[1 / 4, 3 / 4]])
-    assert np.exp(wider.feature_log_prob_[0][:, 3]) == pytest.approx([1 / 7, 1 / 7])
+    assert np.exp(wider.feature_log_prob_[0][:, 3]) == pytest.approx(
+        [1 / 7, 1 / 7]
+    )
 
 
 @pytest.mark.parametrize("Model", [MultinomialNB, BernoulliNB, CategoricalNB])
@@ -234,6 +362,11 @@ def test_bad_input():
 def test_inputs_are_not_modified():
     X, y = COUNT_DATA["digits"]
     X_copy = X.copy()
-    for model in (MultinomialNB(), BernoulliNB(binarize=3.0), CategoricalNB(), GaussianNB()):
+    for model in (
+        MultinomialNB(),
+        BernoulliNB(binarize=3.0),
+        CategoricalNB(),
+        GaussianNB(),
+    ):
         model.fit(X, y).predict_proba(X)
     np.testing.assert_array_equal(X, X_copy)

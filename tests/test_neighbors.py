@@ -3,7 +3,12 @@
 import numpy as np
 import pytest
 from sklearn import neighbors as sk_neighbors
-from sklearn.datasets import load_breast_cancer, load_diabetes, load_iris, make_moons
+from sklearn.datasets import (
+    load_breast_cancer,
+    load_diabetes,
+    load_iris,
+    make_moons,
+)
 
 import mllib.neighbors
 from mllib.exceptions import NotFittedError
@@ -18,11 +23,16 @@ def _split(X, y, seed=0):
 
 def _classification_sets():
     X_iris, y_iris = load_iris(return_X_y=True)
-    X_iris = X_iris + np.random.default_rng(0).normal(scale=1e-3, size=X_iris.shape)   # iris has duplicate rows
+    X_iris = X_iris + np.random.default_rng(0).normal(
+        scale=1e-3, size=X_iris.shape
+    )  # iris has duplicate rows
     X_cancer, y_cancer = load_breast_cancer(return_X_y=True)
     X_moons, y_moons = make_moons(300, noise=0.3, random_state=0)
-    return {"iris": (X_iris, y_iris), "cancer": ((X_cancer - X_cancer.mean(0)) / X_cancer.std(0), y_cancer),
-            "moons": (X_moons, y_moons)}
+    return {
+        "iris": (X_iris, y_iris),
+        "cancer": ((X_cancer - X_cancer.mean(0)) / X_cancer.std(0), y_cancer),
+        "moons": (X_moons, y_moons),
+    }
 
 
 CLASSIFICATION = _classification_sets()
@@ -34,12 +44,19 @@ CLASSIFICATION = _classification_sets()
 def test_classifier_equals_scikit_learn_brute_force(name, k, weights):
     X_train, y_train, X_test, _ = _split(*CLASSIFICATION[name])
     ours = KNeighborsClassifier(k, weights=weights).fit(X_train, y_train)
-    theirs = sk_neighbors.KNeighborsClassifier(k, weights=weights, algorithm="brute").fit(X_train, y_train)
+    theirs = sk_neighbors.KNeighborsClassifier(
+        k, weights=weights, algorithm="brute"
+    ).fit(X_train, y_train)
     distances, indices = ours.kneighbors(X_test)
     sk_distances, sk_indices = theirs.kneighbors(X_test)
     np.testing.assert_array_equal(indices, sk_indices)
     np.testing.assert_allclose(distances, sk_distances, rtol=1e-10, atol=1e-10)
-    np.testing.assert_allclose(ours.predict_proba(X_test), theirs.predict_proba(X_test), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(
+        ours.predict_proba(X_test),
+        theirs.predict_proba(X_test),
+        rtol=1e-10,
+        atol=1e-12,
+    )
     np.testing.assert_array_equal(ours.predict(X_test), theirs.predict(X_test))
 
 
@@ -48,8 +65,12 @@ def test_classifier_equals_scikit_learn_brute_force(name, k, weights):
 def test_regressor_equals_scikit_learn_brute_force(k, weights):
     X_train, y_train, X_test, _ = _split(*load_diabetes(return_X_y=True))
     ours = KNeighborsRegressor(k, weights=weights).fit(X_train, y_train)
-    theirs = sk_neighbors.KNeighborsRegressor(k, weights=weights, algorithm="brute").fit(X_train, y_train)
-    np.testing.assert_allclose(ours.predict(X_test), theirs.predict(X_test), rtol=1e-10)
+    theirs = sk_neighbors.KNeighborsRegressor(
+        k, weights=weights, algorithm="brute"
+    ).fit(X_train, y_train)
+    np.testing.assert_allclose(
+        ours.predict(X_test), theirs.predict(X_test), rtol=1e-10
+    )
     assert ours.score(X_test, theirs.predict(X_test)) == pytest.approx(1.0)
 
 
@@ -57,7 +78,9 @@ def test_chunks_do_not_change_the_answer(monkeypatch):
     X_train, y_train, X_test, _ = _split(*CLASSIFICATION["cancer"])
     model = KNeighborsClassifier(7).fit(X_train, y_train)
     whole = model.kneighbors(X_test)
-    monkeypatch.setattr(mllib.neighbors, "CHUNK_ENTRIES", 3 * len(X_train) + 1)   # three queries per chunk
+    monkeypatch.setattr(
+        mllib.neighbors, "CHUNK_ENTRIES", 3 * len(X_train) + 1
+    )  # three queries per chunk
     chunked = model.kneighbors(X_test)
     np.testing.assert_array_equal(whole[1], chunked[1])
     np.testing.assert_allclose(whole[0], chunked[0], rtol=1e-12)
@@ -65,20 +88,35 @@ def test_chunks_do_not_change_the_answer(monkeypatch):
 
 def test_neighbours_by_brute_force_distances():
     rng = np.random.default_rng(1)
-    X, Q = rng.normal(size=(60, 3)) + 1e4, rng.normal(size=(20, 3)) + 1e4   # far from the origin
-    distances, indices = KNeighborsRegressor(6).fit(X, np.zeros(60)).kneighbors(Q)
+    X, Q = (
+        rng.normal(size=(60, 3)) + 1e4,
+        rng.normal(size=(20, 3)) + 1e4,
+    )  # far from the origin
+    distances, indices = (
+        KNeighborsRegressor(6).fit(X, np.zeros(60)).kneighbors(Q)
+    )
     exact = np.sqrt(((Q[:, None, :] - X[None, :, :]) ** 2).sum(-1))
     np.testing.assert_array_equal(indices, np.argsort(exact, axis=1)[:, :6])
-    np.testing.assert_allclose(distances, np.sort(exact, axis=1)[:, :6], rtol=1e-9)
+    np.testing.assert_allclose(
+        distances, np.sort(exact, axis=1)[:, :6], rtol=1e-9
+    )
     assert np.all(np.diff(distances, axis=1) >= 0)
 
 
 def test_one_neighbour_memorises_and_distance_weights_respect_exact_matches():
     X, y = CLASSIFICATION["moons"]
-    assert KNeighborsClassifier(1).fit(X, y).score(X, y) == 1.0                        # training error 0
-    assert KNeighborsClassifier(9, weights="distance").fit(X, y).score(X, y) == 1.0    # a point votes for itself only
+    assert (
+        KNeighborsClassifier(1).fit(X, y).score(X, y) == 1.0
+    )  # training error 0
+    assert (
+        KNeighborsClassifier(9, weights="distance").fit(X, y).score(X, y)
+        == 1.0
+    )  # a point votes for itself only
     targets = np.sin(X[:, 0])
-    np.testing.assert_allclose(KNeighborsRegressor(9, weights="distance").fit(X, targets).predict(X), targets)
+    np.testing.assert_allclose(
+        KNeighborsRegressor(9, weights="distance").fit(X, targets).predict(X),
+        targets,
+    )
 
 
 def test_ties_in_the_vote_go_to_the_first_class():
@@ -93,7 +131,10 @@ def test_k_equal_to_n_predicts_the_majority_class_everywhere():
     X, y = CLASSIFICATION["moons"]
     model = KNeighborsClassifier(len(y)).fit(X, y)
     majority = np.bincount(y).argmax()
-    assert np.all(model.predict(np.random.default_rng(0).normal(size=(10, 2))) == majority)
+    assert np.all(
+        model.predict(np.random.default_rng(0).normal(size=(10, 2)))
+        == majority
+    )
 
 
 def test_the_training_set_is_copied_and_inputs_are_not_modified():
@@ -104,7 +145,7 @@ def test_the_training_set_is_copied_and_inputs_are_not_modified():
     before = model.predict_proba(X_copy)
     np.testing.assert_array_equal(X, X_copy)
     np.testing.assert_array_equal(y, y_copy)
-    X[:] = 0.0                                          # the caller changes its array after fitting
+    X[:] = 0.0  # the caller changes its array after fitting
     np.testing.assert_array_equal(model.predict_proba(X_copy), before)
 
 
@@ -128,8 +169,13 @@ def test_bad_input():
 def test_ties_at_the_last_place_still_give_a_set_of_nearest_neighbours():
     """On a grid many points tie; whichever are returned, none may be farther than one left out."""
     rng = np.random.default_rng(3)
-    X, Q = rng.integers(-3, 4, size=(80, 2)).astype(float), rng.integers(-3, 4, size=(40, 2)).astype(float)
-    distances, indices = KNeighborsRegressor(7).fit(X, np.zeros(80)).kneighbors(Q)
+    X, Q = (
+        rng.integers(-3, 4, size=(80, 2)).astype(float),
+        rng.integers(-3, 4, size=(40, 2)).astype(float),
+    )
+    distances, indices = (
+        KNeighborsRegressor(7).fit(X, np.zeros(80)).kneighbors(Q)
+    )
     exact = np.sqrt(((Q[:, None, :] - X[None, :, :]) ** 2).sum(-1))
     for row in range(len(Q)):
         assert len(set(indices[row])) == 7
@@ -137,5 +183,12 @@ def test_ties_at_the_last_place_still_give_a_set_of_nearest_neighbours():
         assert exact[row, indices[row]].max() <= exact[row, left_out].min()
         np.testing.assert_array_equal(distances[row], exact[row, indices[row]])
         # among equal distances the smaller index comes first
-        assert all((d0, i0) <= (d1, i1) for d0, i0, d1, i1 in
-                   zip(distances[row], indices[row], distances[row][1:], indices[row][1:]))
+        assert all(
+            (d0, i0) <= (d1, i1)
+            for d0, i0, d1, i1 in zip(
+                distances[row],
+                indices[row],
+                distances[row][1:],
+                indices[row][1:],
+            )
+        )

@@ -10,7 +10,9 @@ def test_show_source_shows_the_source_highlighted_in_html_and_as_code_in_the_pdf
     source = inspect.getsource(check_gradient)
     data, _ = DisplayFormatter().format(show_source(check_gradient))
     assert data["text/plain"] == source.rstrip()
-    assert "check_gradient" in data["text/html"] and "<span" in data["text/html"]
+    assert (
+        "check_gradient" in data["text/html"] and "<span" in data["text/html"]
+    )
     # The PDF edition typesets the Markdown form, a fenced Python block: IPython's LaTeX form
     # needs Pygments macros the book does not define and would be set as an equation.
     assert "text/latex" not in data

@@ -36,7 +36,9 @@ def test_make_separable_has_the_promised_radius_and_margin(seed):
 
 @pytest.mark.parametrize("seed", range(5))
 def test_make_expert_advice_plants_an_expert_with_the_given_mistakes(seed):
-    X, y = make_expert_advice(200, 12, planted_mistakes=seed, random_state=seed)
+    X, y = make_expert_advice(
+        200, 12, planted_mistakes=seed, random_state=seed
+    )
     assert X.shape == (200, 12) and y.shape == (200,)
     assert set(np.unique(X)) <= {0, 1} and set(np.unique(y)) <= {0, 1}
     mistakes = (X != y[:, None]).sum(axis=0)
@@ -86,7 +88,9 @@ def reference_weighted_majority(X, y, beta):
         log_beta = np.log(beta)
     for advice, label in zip(X, y):
         weights = np.exp(log_w - log_w.max())  # the log-sum-exp shift
-        predictions.append(int(weights[advice == 1].sum() >= weights[advice == 0].sum()))
+        predictions.append(
+            int(weights[advice == 1].sum() >= weights[advice == 0].sum())
+        )
         log_w = np.where(advice != label, log_w + log_beta, log_w)
     return np.array(predictions)
 
@@ -95,12 +99,16 @@ def reference_weighted_majority(X, y, beta):
 def test_halving_mistake_bound_and_reference(seed):
     rng = np.random.default_rng(seed)
     n_experts = int(rng.integers(2, 200))
-    X, y = make_expert_advice(int(rng.integers(10, 300)), n_experts, random_state=seed)
+    X, y = make_expert_advice(
+        int(rng.integers(10, 300)), n_experts, random_state=seed
+    )
     model = Halving().fit(X, y)
     assert model.n_mistakes_ <= np.log2(n_experts)
     np.testing.assert_array_equal(model.predictions_, reference_halving(X, y))
     np.testing.assert_array_equal(model.alive_, (X == y[:, None]).all(axis=0))
-    np.testing.assert_array_equal(model.predictions_, WeightedMajority(beta=0.0).fit(X, y).predictions_)
+    np.testing.assert_array_equal(
+        model.predictions_, WeightedMajority(beta=0.0).fit(X, y).predictions_
+    )
 
 
 @pytest.mark.parametrize("j", range(1, 11))
@@ -118,20 +126,37 @@ def test_weighted_majority_bound_holds_for_every_expert(beta):
     for seed in SEEDS:
         rng = np.random.default_rng(seed)
         n_experts = int(rng.integers(2, 100))
-        X, y = make_expert_advice(300, n_experts, planted_mistakes=int(rng.integers(0, 40)), random_state=seed)
+        X, y = make_expert_advice(
+            300,
+            n_experts,
+            planted_mistakes=int(rng.integers(0, 40)),
+            random_state=seed,
+        )
         model = WeightedMajority(beta=beta).fit(X, y)
-        expert_mistakes = np.sum(X != y[:, None], axis=0)  # M_i, counted independently of the model
+        expert_mistakes = np.sum(
+            X != y[:, None], axis=0
+        )  # M_i, counted independently of the model
         np.testing.assert_array_equal(model.expert_mistakes_, expert_mistakes)
-        bound = (np.log(1 / beta) * expert_mistakes + np.log(n_experts)) / np.log(2 / (1 + beta))
-        assert np.all(model.n_mistakes_ <= bound), (seed, model.n_mistakes_, bound.min())
+        bound = (
+            np.log(1 / beta) * expert_mistakes + np.log(n_experts)
+        ) / np.log(2 / (1 + beta))
+        assert np.all(model.n_mistakes_ <= bound), (
+            seed,
+            model.n_mistakes_,
+            bound.min(),
+        )
 
 
 @pytest.mark.parametrize("beta", [0.2, 0.5, 0.9])
 def test_weighted_majority_matches_a_plain_loop(beta):
     for seed in range(10):
-        X, y = make_expert_advice(150, 20, planted_mistakes=10, random_state=seed)
+        X, y = make_expert_advice(
+            150, 20, planted_mistakes=10, random_state=seed
+        )
         model = WeightedMajority(beta=beta).fit(X, y)
-        np.testing.assert_array_equal(model.predictions_, reference_weighted_majority(X, y, beta))
+        np.testing.assert_array_equal(
+            model.predictions_, reference_weighted_majority(X, y, beta)
+        )
         np.testing.assert_array_equal(model.mistakes_, model.predictions_ != y)
         assert model.n_mistakes_ == model.mistakes_.sum()
 
@@ -140,8 +165,12 @@ def test_weighted_majority_survives_underflow_on_long_streams():
     # beta^m underflows to 0 for every expert after a few hundred mistakes; the vote must not
     X, y = make_expert_advice(6000, 8, planted_mistakes=2000, random_state=0)
     model = WeightedMajority(beta=0.01).fit(X, y)
-    assert 0.01 ** model.expert_mistakes_.min() == 0.0  # naive weights would all be zero
-    np.testing.assert_array_equal(model.predictions_, reference_weighted_majority(X, y, 0.01))
+    assert (
+        0.01 ** model.expert_mistakes_.min() == 0.0
+    )  # naive weights would all be zero
+    np.testing.assert_array_equal(
+        model.predictions_, reference_weighted_majority(X, y, 0.01)
+    )
     assert model.weights_.max() == 1.0
 
 
@@ -158,7 +187,9 @@ def test_beta_zero_without_a_perfect_expert_follows_the_fewest_mistakes():
     model = WeightedMajority(beta=0.0).fit(X, y)
     before = np.cumsum(X != y[:, None], axis=0) - (X != y[:, None])
     leaders = before == before.min(axis=1, keepdims=True)
-    expected = (2 * (X * leaders).sum(axis=1) >= leaders.sum(axis=1)).astype(int)
+    expected = (2 * (X * leaders).sum(axis=1) >= leaders.sum(axis=1)).astype(
+        int
+    )
     np.testing.assert_array_equal(model.predictions_, expected)
 
 
@@ -204,23 +235,35 @@ def test_experts_leave_inputs_untouched():
 def test_winnow_mistake_bound_on_monotone_disjunctions(seed):
     rng = np.random.default_rng(seed)
     n, k = int(rng.integers(8, 300)), int(rng.integers(1, 6))
-    X, y, relevant = make_monotone_disjunction(int(rng.integers(50, 600)), n, k, random_state=seed)
+    X, y, relevant = make_monotone_disjunction(
+        int(rng.integers(50, 600)), n, k, random_state=seed
+    )
     model = Winnow(random_state=seed).fit(X, y)
     assert model.n_updates_ <= 2 + 3 * k * (np.log2(n) + 1)
     assert model.n_promotions_ <= k * (np.log2(n) + 1)
     assert model.n_demotions_ < 2 + 2 * model.n_promotions_
     assert model.score(X, y) == 1.0 and model.mistakes_per_epoch_[-1] == 0
-    assert np.all(model.coef_[relevant] >= 1)  # relevant weights are never demoted
-    assert np.all(model.coef_[relevant] < 2 * n)  # and promoted only while below n
+    assert np.all(
+        model.coef_[relevant] >= 1
+    )  # relevant weights are never demoted
+    assert np.all(
+        model.coef_[relevant] < 2 * n
+    )  # and promoted only while below n
 
 
-@pytest.mark.parametrize("threshold, promotion", [(4.0, 2.0), (50.0, 1.5), (10.0, 3.0), (1.0, 2.0)])
+@pytest.mark.parametrize(
+    "threshold, promotion", [(4.0, 2.0), (50.0, 1.5), (10.0, 3.0), (1.0, 2.0)]
+)
 def test_winnow_general_bound(threshold, promotion):
     for seed in range(30):
         X, y, _ = make_monotone_disjunction(300, 40, 3, random_state=seed)
-        model = Winnow(threshold=threshold, promotion=promotion, random_state=seed).fit(X, y)
+        model = Winnow(
+            threshold=threshold, promotion=promotion, random_state=seed
+        ).fit(X, y)
         a, n, k = promotion, 40, 3
-        bound = a * n / ((a - 1) * threshold) + (a + 1) * k * (np.log(threshold) / np.log(a) + 1)
+        bound = a * n / ((a - 1) * threshold) + (a + 1) * k * (
+            np.log(threshold) / np.log(a) + 1
+        )
         assert model.n_updates_ <= bound
 
 
@@ -234,7 +277,9 @@ def test_winnow_single_pass_matches_a_plain_loop():
             w[x == 1] *= 2.0 ** (label - prediction)
     with pytest.warns(ConvergenceWarning):
         model = Winnow(max_iter=1, shuffle=False).fit(X, y)
-    np.testing.assert_array_equal(model.mistake_indices_, np.flatnonzero(mistakes))
+    np.testing.assert_array_equal(
+        model.mistake_indices_, np.flatnonzero(mistakes)
+    )
     np.testing.assert_array_equal(model.coef_, w)
     np.testing.assert_array_equal(model.predict(X), (X @ w >= 64).astype(int))
 
@@ -267,60 +312,114 @@ def kernel_perceptron_datasets(shift=1.0):
 
 @pytest.mark.parametrize("fit_intercept", [True, False])
 @pytest.mark.parametrize("shuffle", [True, False])
-def test_linear_kernel_perceptron_is_the_primal_perceptron(fit_intercept, shuffle):
-    for X, y in kernel_perceptron_datasets(shift=1.0 if fit_intercept else 0.0):
+def test_linear_kernel_perceptron_is_the_primal_perceptron(
+    fit_intercept, shuffle
+):
+    for X, y in kernel_perceptron_datasets(
+        shift=1.0 if fit_intercept else 0.0
+    ):
         for seed in range(3):
-            params = dict(fit_intercept=fit_intercept, shuffle=shuffle, random_state=seed)
+            params = dict(
+                fit_intercept=fit_intercept, shuffle=shuffle, random_state=seed
+            )
             primal = Perceptron(**params).fit(X, y)
             dual = KernelPerceptron(kernel="linear", **params).fit(X, y)
-            np.testing.assert_array_equal(dual.mistake_indices_, primal.mistake_indices_)
-            np.testing.assert_array_equal(dual.mistakes_per_epoch_, primal.mistakes_per_epoch_)
-            np.testing.assert_allclose(dual.dual_coef_ @ dual.support_vectors_, primal.coef_, atol=1e-10)
-            np.testing.assert_allclose(dual.intercept_, primal.intercept_, atol=1e-12)
+            np.testing.assert_array_equal(
+                dual.mistake_indices_, primal.mistake_indices_
+            )
+            np.testing.assert_array_equal(
+                dual.mistakes_per_epoch_, primal.mistakes_per_epoch_
+            )
+            np.testing.assert_allclose(
+                dual.dual_coef_ @ dual.support_vectors_,
+                primal.coef_,
+                atol=1e-10,
+            )
+            np.testing.assert_allclose(
+                dual.intercept_, primal.intercept_, atol=1e-12
+            )
             X_test = np.random.default_rng(seed).normal(size=(50, X.shape[1]))
-            X_test[0] = 0.0  # without an intercept its score is exactly 0: a tie, for classes_[0]
-            np.testing.assert_allclose(dual.decision_function(X_test), primal.decision_function(X_test), atol=1e-9)
-            np.testing.assert_array_equal(dual.predict(X_test), primal.predict(X_test))
+            X_test[0] = (
+                0.0  # without an intercept its score is exactly 0: a tie, for classes_[0]
+            )
+            np.testing.assert_allclose(
+                dual.decision_function(X_test),
+                primal.decision_function(X_test),
+                atol=1e-9,
+            )
+            np.testing.assert_array_equal(
+                dual.predict(X_test), primal.predict(X_test)
+            )
 
 
 def test_callable_kernel_equals_the_named_kernel():
     X, y = kernel_perceptron_datasets()[0]
-    named = KernelPerceptron(kernel="poly", degree=2, gamma=0.5, coef0=1.0, random_state=0).fit(X, y)
-    by_hand = KernelPerceptron(kernel=lambda A, B: (0.5 * A @ B.T + 1.0) ** 2, random_state=0).fit(X, y)
-    np.testing.assert_array_equal(named.mistake_indices_, by_hand.mistake_indices_)
-    np.testing.assert_allclose(named.decision_function(X), by_hand.decision_function(X))
+    named = KernelPerceptron(
+        kernel="poly", degree=2, gamma=0.5, coef0=1.0, random_state=0
+    ).fit(X, y)
+    by_hand = KernelPerceptron(
+        kernel=lambda A, B: (0.5 * A @ B.T + 1.0) ** 2, random_state=0
+    ).fit(X, y)
+    np.testing.assert_array_equal(
+        named.mistake_indices_, by_hand.mistake_indices_
+    )
+    np.testing.assert_allclose(
+        named.decision_function(X), by_hand.decision_function(X)
+    )
 
 
 def quadratic_features(X, gamma, coef0):
     """Explicit feature map of the 2-D kernel (gamma x^T t + coef0)^2, with its sqrt(2) factors."""
     x1, x2 = X[:, 0], X[:, 1]
     linear = np.sqrt(2 * gamma * coef0)
-    return np.c_[np.full(len(X), coef0), linear * x1, linear * x2,
-                 gamma * x1**2, gamma * x2**2, np.sqrt(2) * gamma * x1 * x2]
+    return np.c_[
+        np.full(len(X), coef0),
+        linear * x1,
+        linear * x2,
+        gamma * x1**2,
+        gamma * x2**2,
+        np.sqrt(2) * gamma * x1 * x2,
+    ]
 
 
 def concentric_circles(seed=0):
     rng = np.random.default_rng(seed)
-    angle, radius = rng.uniform(0, 2 * np.pi, 200), np.r_[np.full(100, 1.0), np.full(100, 2.0)]
-    X = np.c_[radius * np.cos(angle), radius * np.sin(angle)] + 0.05 * rng.normal(size=(200, 2))
+    angle, radius = (
+        rng.uniform(0, 2 * np.pi, 200),
+        np.r_[np.full(100, 1.0), np.full(100, 2.0)],
+    )
+    X = np.c_[
+        radius * np.cos(angle), radius * np.sin(angle)
+    ] + 0.05 * rng.normal(size=(200, 2))
     return X, (radius > 1.5).astype(int)
 
 
 @pytest.mark.parametrize("fit_intercept", [True, False])
-def test_poly_kernel_perceptron_is_the_perceptron_on_the_explicit_feature_map(fit_intercept):
+def test_poly_kernel_perceptron_is_the_perceptron_on_the_explicit_feature_map(
+    fit_intercept,
+):
     # an independent route: the primal perceptron on phi(X) must make the same mistakes
     X, y = concentric_circles()
     Phi = quadratic_features(X, gamma=0.5, coef0=1.0)
-    np.testing.assert_allclose(Phi @ Phi.T, (0.5 * X @ X.T + 1.0) ** 2, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(
+        Phi @ Phi.T, (0.5 * X @ X.T + 1.0) ** 2, rtol=1e-12, atol=1e-12
+    )
     for seed in range(3):
         params = dict(fit_intercept=fit_intercept, random_state=seed)
-        dual = KernelPerceptron(kernel="poly", degree=2, gamma=0.5, coef0=1.0, **params).fit(X, y)
+        dual = KernelPerceptron(
+            kernel="poly", degree=2, gamma=0.5, coef0=1.0, **params
+        ).fit(X, y)
         primal = Perceptron(**params).fit(Phi, y)
         assert dual.score(X, y) == 1.0
-        np.testing.assert_array_equal(dual.mistake_indices_, primal.mistake_indices_)
+        np.testing.assert_array_equal(
+            dual.mistake_indices_, primal.mistake_indices_
+        )
         X_test = np.random.default_rng(seed).uniform(-3, 3, size=(100, 2))
-        np.testing.assert_allclose(dual.decision_function(X_test),
-                                   primal.decision_function(quadratic_features(X_test, 0.5, 1.0)), atol=1e-9)
+        np.testing.assert_allclose(
+            dual.decision_function(X_test),
+            primal.decision_function(quadratic_features(X_test, 0.5, 1.0)),
+            atol=1e-9,
+        )
 
 
 def test_kernel_perceptron_rejects_a_kernel_that_is_not_psd():
@@ -334,7 +433,11 @@ def test_kernel_perceptron_rejects_a_kernel_that_is_not_psd():
 def dnf_data(n, n_samples, seed):
     """The source notes' target x1 x2 x3 or (not x1)(not x3) or x2 x3, padded with irrelevant bits."""
     X = np.random.default_rng(seed).integers(0, 2, size=(n_samples, n))
-    y = (X[:, 0] & X[:, 1] & X[:, 2]) | ((1 - X[:, 0]) & (1 - X[:, 2])) | (X[:, 1] & X[:, 2])
+    y = (
+        (X[:, 0] & X[:, 1] & X[:, 2])
+        | ((1 - X[:, 0]) & (1 - X[:, 2]))
+        | (X[:, 1] & X[:, 2])
+    )
     return X, y
 
 
@@ -342,9 +445,15 @@ def dnf_data(n, n_samples, seed):
 def test_conjunction_kernel_learns_a_dnf_within_the_perceptron_bound(seed):
     n = 6
     X, y = dnf_data(n, 200, seed)
-    literals = np.c_[X, 1 - X]  # k on [x, 1-x] counts conjunctions of literals: 2^(#agreements)
-    np.testing.assert_array_equal(anova_kernel(literals), 2.0 ** (X[:, None, :] == X[None, :, :]).sum(-1))
-    model = KernelPerceptron(kernel="anova", fit_intercept=False, random_state=seed).fit(literals, y)
+    literals = np.c_[
+        X, 1 - X
+    ]  # k on [x, 1-x] counts conjunctions of literals: 2^(#agreements)
+    np.testing.assert_array_equal(
+        anova_kernel(literals), 2.0 ** (X[:, None, :] == X[None, :, :]).sum(-1)
+    )
+    model = KernelPerceptron(
+        kernel="anova", fit_intercept=False, random_state=seed
+    ).fit(literals, y)
     assert model.score(literals, y) == 1.0
     # terms get weight 2, the empty conjunction (a constant feature) -1: margin 1, ||u||^2 = 4*3 + 1
     assert model.n_updates_ <= (4 * 3 + 1) * 2**n
@@ -353,7 +462,9 @@ def test_conjunction_kernel_learns_a_dnf_within_the_perceptron_bound(seed):
 def test_the_same_dnf_is_not_linearly_separable():
     X, y = dnf_data(6, 200, 0)
     with pytest.warns(ConvergenceWarning):
-        KernelPerceptron(kernel="linear", max_iter=30, random_state=0).fit(X, y)
+        KernelPerceptron(kernel="linear", max_iter=30, random_state=0).fit(
+            X, y
+        )
 
 
 def test_rbf_kernel_perceptron_separates_concentric_circles():
@@ -361,7 +472,9 @@ def test_rbf_kernel_perceptron_separates_concentric_circles():
     model = KernelPerceptron(kernel="rbf", gamma=1.0, random_state=0).fit(X, y)
     assert model.score(X, y) == 1.0
     with pytest.warns(ConvergenceWarning):
-        KernelPerceptron(kernel="linear", max_iter=20, random_state=0).fit(X, y)
+        KernelPerceptron(kernel="linear", max_iter=20, random_state=0).fit(
+            X, y
+        )
 
 
 def test_kernel_perceptron_bad_input_and_untouched_inputs():

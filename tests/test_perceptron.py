@@ -22,7 +22,10 @@ def separable_sets(shift=(3.0, -1.0)):
     return {
         "planted-2d": (X2 + np.asarray(shift), y2),
         "planted-10d": (X10, y10),
-        "iris-setosa": (iris.data, np.where(iris.target == 0, "setosa", "other")),
+        "iris-setosa": (
+            iris.data,
+            np.where(iris.target == 0, "setosa", "other"),
+        ),
     }
 
 
@@ -35,13 +38,21 @@ def sklearn_perceptron(**params):
 @pytest.mark.parametrize("name", ["planted-2d", "planted-10d", "iris-setosa"])
 @pytest.mark.parametrize("fit_intercept", [True, False])
 def test_matches_sklearn_exactly_in_a_fixed_order(name, fit_intercept):
-    X, y = separable_sets(shift=(3.0, -1.0) if fit_intercept else (0.0, 0.0))[name]
+    X, y = separable_sets(shift=(3.0, -1.0) if fit_intercept else (0.0, 0.0))[
+        name
+    ]
     ours = Perceptron(fit_intercept=fit_intercept, shuffle=False).fit(X, y)
-    theirs = sklearn_perceptron(fit_intercept=fit_intercept, shuffle=False, max_iter=ours.n_iter_ + 2).fit(X, y)
+    theirs = sklearn_perceptron(
+        fit_intercept=fit_intercept, shuffle=False, max_iter=ours.n_iter_ + 2
+    ).fit(X, y)
     np.testing.assert_array_equal(ours.classes_, theirs.classes_)
     np.testing.assert_allclose(ours.coef_, theirs.coef_, rtol=0, atol=1e-12)
-    np.testing.assert_allclose(ours.intercept_, theirs.intercept_, rtol=0, atol=1e-12)
-    np.testing.assert_allclose(ours.decision_function(X), theirs.decision_function(X), atol=1e-10)
+    np.testing.assert_allclose(
+        ours.intercept_, theirs.intercept_, rtol=0, atol=1e-12
+    )
+    np.testing.assert_allclose(
+        ours.decision_function(X), theirs.decision_function(X), atol=1e-10
+    )
     np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
 
 
@@ -54,18 +65,28 @@ def test_shuffled_runs_reach_zero_training_error_like_sklearn(name):
         ours = Perceptron(random_state=seed).fit(X, y)
         theirs = sklearn_perceptron(random_state=seed, max_iter=1000).fit(X, y)
         assert ours.score(X, y) == 1.0 and theirs.score(X, y) == 1.0
-        assert ours.mistakes_per_epoch_[-1] == 0 and np.all(ours.mistakes_per_epoch_[:-1] > 0)
+        assert ours.mistakes_per_epoch_[-1] == 0 and np.all(
+            ours.mistakes_per_epoch_[:-1] > 0
+        )
 
 
 def test_a_zero_decision_value_predicts_the_first_class_like_sklearn():
     # on the hyperplane the score is exactly 0: both libraries predict classes_[0] there
     X, y = np.array([[1.0, 2.0], [-1.0, -1.5]]), np.array(["a", "b"])
     ours = Perceptron(fit_intercept=False, shuffle=False).fit(X, y)
-    theirs = sklearn_perceptron(fit_intercept=False, shuffle=False, max_iter=5).fit(X, y)
-    on_the_hyperplane = np.array([[0.0, 0.0], [-ours.coef_[0, 1], ours.coef_[0, 0]]])
-    np.testing.assert_array_equal(ours.decision_function(on_the_hyperplane), 0.0)
+    theirs = sklearn_perceptron(
+        fit_intercept=False, shuffle=False, max_iter=5
+    ).fit(X, y)
+    on_the_hyperplane = np.array(
+        [[0.0, 0.0], [-ours.coef_[0, 1], ours.coef_[0, 0]]]
+    )
+    np.testing.assert_array_equal(
+        ours.decision_function(on_the_hyperplane), 0.0
+    )
     np.testing.assert_array_equal(ours.predict(on_the_hyperplane), ["a", "a"])
-    np.testing.assert_array_equal(ours.predict(on_the_hyperplane), theirs.predict(on_the_hyperplane))
+    np.testing.assert_array_equal(
+        ours.predict(on_the_hyperplane), theirs.predict(on_the_hyperplane)
+    )
 
 
 def test_strict_test_would_never_move_from_zero():
@@ -80,15 +101,22 @@ def test_strict_test_would_never_move_from_zero():
 @pytest.mark.parametrize("seed", range(40))
 def test_novikoff_bound_on_random_separable_streams(seed):
     rng = np.random.default_rng(seed)
-    n_features, margin = int(rng.integers(2, 12)), float(rng.uniform(0.01, 0.3))
-    X, y, u = make_separable(int(rng.integers(20, 300)), n_features, margin, random_state=seed)
+    n_features, margin = (
+        int(rng.integers(2, 12)),
+        float(rng.uniform(0.01, 0.3)),
+    )
+    X, y, u = make_separable(
+        int(rng.integers(20, 300)), n_features, margin, random_state=seed
+    )
     model = Perceptron(fit_intercept=False, random_state=seed).fit(X, y)
     R, gamma = np.linalg.norm(X, axis=1).max(), np.min(y * (X @ u))
     assert gamma >= margin
     assert model.n_updates_ <= (R / gamma) ** 2
     assert model.score(X, y) == 1.0
     # the proof's two invariants along the run, t = 1..M
-    iterates = np.cumsum(y[model.mistake_indices_, None] * X[model.mistake_indices_], axis=0)
+    iterates = np.cumsum(
+        y[model.mistake_indices_, None] * X[model.mistake_indices_], axis=0
+    )
     t = np.arange(1, model.n_updates_ + 1)
     assert np.all(iterates @ u >= t * gamma - 1e-12)
     assert np.all(np.sum(iterates**2, axis=1) <= t * R**2 + 1e-12)
@@ -96,11 +124,16 @@ def test_novikoff_bound_on_random_separable_streams(seed):
 
 def test_novikoff_with_intercept_uses_augmented_vectors():
     X, y, u = make_separable(200, 3, 0.1, random_state=5)
-    X = X + 0.5 * u  # shift along u: separable by an affine hyperplane, not through 0
+    X = (
+        X + 0.5 * u
+    )  # shift along u: separable by an affine hyperplane, not through 0
     offset = -0.5  # u^T x - 0.5 separates with the planted margin
     model = Perceptron(random_state=0).fit(X, y)
     augmented, v = np.c_[X, np.ones(len(X))], np.r_[u, offset]
-    R, gamma = np.linalg.norm(augmented, axis=1).max(), np.min(y * (augmented @ v)) / np.linalg.norm(v)
+    R, gamma = (
+        np.linalg.norm(augmented, axis=1).max(),
+        np.min(y * (augmented @ v)) / np.linalg.norm(v),
+    )
     assert gamma > 0 and model.n_updates_ <= (R / gamma) ** 2
 
 
@@ -108,7 +141,9 @@ def test_weights_are_the_sum_of_the_corrected_samples():
     X, y = separable_sets()["planted-2d"]
     model = Perceptron(random_state=3).fit(X, y)
     idx = model.mistake_indices_
-    np.testing.assert_allclose(model.coef_[0], (y[idx, None] * X[idx]).sum(axis=0), atol=1e-12)
+    np.testing.assert_allclose(
+        model.coef_[0], (y[idx, None] * X[idx]).sum(axis=0), atol=1e-12
+    )
     np.testing.assert_allclose(model.intercept_[0], y[idx].sum())
     assert model.mistakes_per_epoch_.sum() == model.n_updates_ == len(idx)
     assert len(model.mistakes_per_epoch_) == model.n_iter_
@@ -151,7 +186,9 @@ def test_labels_are_mapped_and_inputs_untouched():
 def test_breast_cancer_is_not_separable_and_warns():
     data = load_breast_cancer()
     with pytest.warns(ConvergenceWarning):
-        model = Perceptron(max_iter=5, random_state=0).fit(data.data, data.target)
+        model = Perceptron(max_iter=5, random_state=0).fit(
+            data.data, data.target
+        )
     assert model.n_iter_ == 5
 
 

@@ -34,9 +34,18 @@ def test_grid_2d_shapes():
 def test_contour_levels_pass_through_the_function_values():
     """The unit circle is the level set ‖x‖ = 1: every vertex of the drawn curve is on it."""
     fig, ax = plt.subplots()
-    cs = plot_contours(lambda p: np.linalg.norm(p, axis=1), (-2, 2), (-2, 2), levels=[1.0], ax=ax, n=400)
+    cs = plot_contours(
+        lambda p: np.linalg.norm(p, axis=1),
+        (-2, 2),
+        (-2, 2),
+        levels=[1.0],
+        ax=ax,
+        n=400,
+    )
     vertices = np.concatenate(cs.allsegs[0])
-    np.testing.assert_allclose(np.linalg.norm(vertices, axis=1), 1.0, atol=2e-3)
+    np.testing.assert_allclose(
+        np.linalg.norm(vertices, axis=1), 1.0, atol=2e-3
+    )
     plt.close(fig)
 
 
@@ -44,11 +53,18 @@ def test_decision_regions_colour_by_prediction(rng):
     X = rng.normal(size=(20, 2))
     y = np.where(X[:, 0] > 0, "right", "left")
     fig, ax = plt.subplots()
-    plot_decision_regions(lambda P: np.where(P[:, 0] > 0, "right", "left"), X, y, ax=ax)
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["left", "right"]
+    plot_decision_regions(
+        lambda P: np.where(P[:, 0] > 0, "right", "left"), X, y, ax=ax
+    )
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "left",
+        "right",
+    ]
     plt.close(fig)
     with pytest.raises(ValueError, match=r"shape \(n, 2\)"):
-        plot_decision_regions(DummyClassifier().fit(X, y).predict, np.ones((3, 3)), y[:3])
+        plot_decision_regions(
+            DummyClassifier().fit(X, y).predict, np.ones((3, 3)), y[:3]
+        )
 
 
 def test_loss_curves_plot_every_curve():
@@ -69,7 +85,8 @@ def test_in_a_notebook_figures_are_also_attached_as_vector_pdf():
 
     cell = nbformat.v4.new_code_cell(
         "import matplotlib.pyplot as plt\nfrom mllib.plotting import set_style\n"
-        "set_style()\nplt.plot([0, 1], [1, 0])\nplt.show()")
+        "set_style()\nplt.plot([0, 1], [1, 0])\nplt.show()"
+    )
     notebook = nbformat.v4.new_notebook(cells=[cell])
     NotebookClient(notebook, kernel_name="python3", timeout=120).execute()
     data = notebook.cells[0].outputs[0]["data"]

@@ -25,7 +25,10 @@ DATASETS = datasets()
 
 
 @pytest.mark.parametrize("name", list(DATASETS))
-@pytest.mark.parametrize("with_mean, with_std", [(True, True), (True, False), (False, True), (False, False)])
+@pytest.mark.parametrize(
+    "with_mean, with_std",
+    [(True, True), (True, False), (False, True), (False, False)],
+)
 def test_standard_scaler_matches_sklearn(name, with_mean, with_std):
     X = DATASETS[name]
     ours = StandardScaler(with_mean=with_mean, with_std=with_std).fit(X)
@@ -38,7 +41,9 @@ def test_standard_scaler_matches_sklearn(name, with_mean, with_std):
     assert ours.n_samples_seen_ == ref.n_samples_seen_
     Z = ours.transform(X)
     np.testing.assert_allclose(Z, ref.transform(X), rtol=1e-10, atol=1e-9)
-    np.testing.assert_allclose(ours.inverse_transform(Z), X, rtol=1e-12, atol=1e-9)
+    np.testing.assert_allclose(
+        ours.inverse_transform(Z), X, rtol=1e-12, atol=1e-9
+    )
     np.testing.assert_allclose(ours.fit_transform(X), Z)
 
 
@@ -53,30 +58,51 @@ def test_standardised_training_data_has_zero_mean_and_unit_variance():
 def test_scaler_uses_training_statistics_on_new_data():
     X_train, X_test = DATASETS["wine"][:100], DATASETS["wine"][100:]
     scaler = StandardScaler().fit(X_train)
-    np.testing.assert_allclose(scaler.transform(X_test), (X_test - X_train.mean(0)) / X_train.std(0))
+    np.testing.assert_allclose(
+        scaler.transform(X_test), (X_test - X_train.mean(0)) / X_train.std(0)
+    )
 
 
 @pytest.mark.parametrize("degree", [0, 1, 2, 3])
 @pytest.mark.parametrize("interaction_only", [False, True])
 @pytest.mark.parametrize("include_bias", [False, True])
-def test_polynomial_features_match_sklearn(degree, interaction_only, include_bias):
+def test_polynomial_features_match_sklearn(
+    degree, interaction_only, include_bias
+):
     if degree == 0 and not include_bias:
-        pytest.raises(ValueError, PolynomialFeatures(0, include_bias=False).fit, np.ones((2, 2)))
+        pytest.raises(
+            ValueError,
+            PolynomialFeatures(0, include_bias=False).fit,
+            np.ones((2, 2)),
+        )
         return
     X = np.random.default_rng(degree).normal(size=(9, 3))
-    params = dict(degree=degree, interaction_only=interaction_only, include_bias=include_bias)
-    ours, ref = PolynomialFeatures(**params).fit(X), sk.PolynomialFeatures(**params).fit(X)
+    params = dict(
+        degree=degree,
+        interaction_only=interaction_only,
+        include_bias=include_bias,
+    )
+    ours, ref = (
+        PolynomialFeatures(**params).fit(X),
+        sk.PolynomialFeatures(**params).fit(X),
+    )
     np.testing.assert_array_equal(ours.powers_, ref.powers_)
     assert ours.n_output_features_ == ref.n_output_features_
     np.testing.assert_allclose(ours.transform(X), ref.transform(X), rtol=1e-13)
-    assert list(ours.get_feature_names_out()) == list(ref.get_feature_names_out())
-    assert list(ours.get_feature_names_out(["a", "b", "c"])) == list(ref.get_feature_names_out(["a", "b", "c"]))
+    assert list(ours.get_feature_names_out()) == list(
+        ref.get_feature_names_out()
+    )
+    assert list(ours.get_feature_names_out(["a", "b", "c"])) == list(
+        ref.get_feature_names_out(["a", "b", "c"])
+    )
 
 
 def test_polynomial_features_of_one_feature_are_the_vandermonde_matrix():
     x = np.linspace(-1, 2, 7)
     Phi = PolynomialFeatures(degree=4).fit_transform(x[:, None])
-    np.testing.assert_allclose(Phi, np.vander(x, 5, increasing=True), rtol=1e-14)
+    np.testing.assert_allclose(
+        Phi, np.vander(x, 5, increasing=True), rtol=1e-14
+    )
 
 
 def test_polynomial_features_count_is_a_binomial_coefficient():
@@ -89,7 +115,9 @@ def test_polynomial_features_count_is_a_binomial_coefficient():
         assert len(np.unique(model.powers_, axis=0)) == len(model.powers_)
 
 
-@pytest.mark.parametrize("transformer", [StandardScaler(), PolynomialFeatures(3)], ids=repr)
+@pytest.mark.parametrize(
+    "transformer", [StandardScaler(), PolynomialFeatures(3)], ids=repr
+)
 def test_transformers_validate_input_and_never_modify_it(transformer):
     X = np.random.default_rng(0).normal(size=(6, 2))
     before = X.copy()
@@ -97,7 +125,9 @@ def test_transformers_validate_input_and_never_modify_it(transformer):
         transformer.transform(X)
     transformer.fit(X).transform(X)
     np.testing.assert_array_equal(X, before)
-    with pytest.raises(ValueError, match="X has 3 features, but .* fitted with 2"):
+    with pytest.raises(
+        ValueError, match="X has 3 features, but .* fitted with 2"
+    ):
         transformer.transform(np.ones((2, 3)))
     with pytest.raises(ValueError, match="NaN or infinity"):
         transformer.fit(np.array([[1.0, np.nan], [2.0, 3.0]]))
@@ -107,7 +137,9 @@ def test_transformers_validate_input_and_never_modify_it(transformer):
 
 @pytest.mark.parametrize("degree", [-1, 2.5, True, "2"])
 def test_polynomial_features_reject_bad_degree(degree):
-    with pytest.raises(ValueError, match="degree must be a non-negative integer"):
+    with pytest.raises(
+        ValueError, match="degree must be a non-negative integer"
+    ):
         PolynomialFeatures(degree).fit(np.ones((2, 2)))
 
 

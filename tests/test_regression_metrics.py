@@ -4,7 +4,12 @@ import numpy as np
 import pytest
 from sklearn import metrics as sk
 
-from mllib.metrics import mean_absolute_error, mean_squared_error, r2_score, root_mean_squared_error
+from mllib.metrics import (
+    mean_absolute_error,
+    mean_squared_error,
+    r2_score,
+    root_mean_squared_error,
+)
 
 METRICS = [
     (mean_absolute_error, sk.mean_absolute_error),
@@ -13,11 +18,15 @@ METRICS = [
 ]
 
 
-@pytest.mark.parametrize("ours, theirs", METRICS, ids=lambda f: getattr(f, "__name__", ""))
+@pytest.mark.parametrize(
+    "ours, theirs", METRICS, ids=lambda f: getattr(f, "__name__", "")
+)
 def test_regression_metrics_match_sklearn(rng, ours, theirs):
     y = rng.normal(size=40)
     for pred in (y + 0.1 * rng.normal(size=40), 5 * rng.normal(size=40), y):
-        assert ours(y, pred) == pytest.approx(theirs(y, pred), rel=1e-12, abs=1e-15)
+        assert ours(y, pred) == pytest.approx(
+            theirs(y, pred), rel=1e-12, abs=1e-15
+        )
     assert ours([1, 2, 3], [1, 2, 3]) == 0.0
 
 
@@ -28,7 +37,11 @@ def test_metrics_relations(rng):
     assert r2_score(y, pred) == pytest.approx(1 - mse / np.var(y))
     # RMSE ≥ MAE (Jensen / Cauchy–Schwarz), with equality for equal-sized errors
     assert root_mean_squared_error(y, pred) >= mean_absolute_error(y, pred)
-    assert root_mean_squared_error([0, 0], [1, -1]) == mean_absolute_error([0, 0], [1, -1]) == 1.0
+    assert (
+        root_mean_squared_error([0, 0], [1, -1])
+        == mean_absolute_error([0, 0], [1, -1])
+        == 1.0
+    )
 
 
 @pytest.mark.parametrize("metric", [m for m, _ in METRICS])

@@ -20,43 +20,84 @@ def ridge_closed_form(X, y, penalty, fit_intercept=True):
     x_mean = X.mean(axis=0) if fit_intercept else np.zeros(X.shape[1])
     y_mean = y.mean() if fit_intercept else 0.0
     Xc, yc = X - x_mean, y - y_mean
-    w = solve(Xc.T @ Xc + penalty * np.eye(X.shape[1]), Xc.T @ yc, assume_a="pos")
+    w = solve(
+        Xc.T @ Xc + penalty * np.eye(X.shape[1]), Xc.T @ yc, assume_a="pos"
+    )
     return w, y_mean - x_mean @ w
 
 
 def data_sets():
     rng = np.random.default_rng(7)
     X = rng.normal(size=(120, 4)) + 2.0
-    yield "synthetic", X, X @ np.array([1.0, -2.0, 0.5, 3.0]) + 4.0 + 0.2 * rng.normal(size=120)
+    yield (
+        "synthetic",
+        X,
+        X @ np.array([1.0, -2.0, 0.5, 3.0]) + 4.0 + 0.2 * rng.normal(size=120),
+    )
     X, y = load_diabetes(return_X_y=True)
     yield "diabetes", standardised(X[:150]), y[:150]
 
 
-@pytest.mark.parametrize("name, X, y", list(data_sets()), ids=lambda v: v if isinstance(v, str) else "")
-@pytest.mark.parametrize("alpha, fit_intercept", [(0.1, True), (0.5, False), (0.0, True)])
-def test_full_batch_sgd_converges_to_the_closed_form(name, X, y, alpha, fit_intercept):
+@pytest.mark.parametrize(
+    "name, X, y",
+    list(data_sets()),
+    ids=lambda v: v if isinstance(v, str) else "",
+)
+@pytest.mark.parametrize(
+    "alpha, fit_intercept", [(0.1, True), (0.5, False), (0.0, True)]
+)
+def test_full_batch_sgd_converges_to_the_closed_form(
+    name, X, y, alpha, fit_intercept
+):
     """With batch_size = n each step is a gradient step, so SGD must reach Ridge(alpha = n * alpha)."""
     n = len(y)
     Xc = X - X.mean(axis=0) if fit_intercept else X
-    L = np.linalg.eigvalsh(Xc.T @ Xc / n).max() + alpha  # smoothness constant of the objective
-    model = SGDRegressor(alpha=alpha, fit_intercept=fit_intercept, learning_rate="constant", eta0=1 / L,
-                         batch_size=n, max_iter=100_000, tol=1e-15, random_state=0).fit(X, y)
+    L = (
+        np.linalg.eigvalsh(Xc.T @ Xc / n).max() + alpha
+    )  # smoothness constant of the objective
+    model = SGDRegressor(
+        alpha=alpha,
+        fit_intercept=fit_intercept,
+        learning_rate="constant",
+        eta0=1 / L,
+        batch_size=n,
+        max_iter=100_000,
+        tol=1e-15,
+        random_state=0,
+    ).fit(X, y)
     w, b = ridge_closed_form(X, y, n * alpha, fit_intercept)
-    np.testing.assert_allclose(model.coef_, w, rtol=1e-5, atol=1e-6 * np.abs(w).max())
+    np.testing.assert_allclose(
+        model.coef_, w, rtol=1e-5, atol=1e-6 * np.abs(w).max()
+    )
     assert model.intercept_.shape == (1,)
     assert model.intercept_[0] == pytest.approx(b, rel=1e-5, abs=1e-6)
-    assert np.all(np.diff(model.loss_curve_) <= 1e-13 * model.loss_curve_[0])  # step 1/L: the descent lemma
+    assert np.all(
+        np.diff(model.loss_curve_) <= 1e-13 * model.loss_curve_[0]
+    )  # step 1/L: the descent lemma
     if alpha > 0:
         ridge = Ridge(alpha=n * alpha, fit_intercept=fit_intercept).fit(X, y)
-        np.testing.assert_allclose(model.predict(X), ridge.predict(X), rtol=1e-5, atol=1e-6 * np.abs(y).max())
+        np.testing.assert_allclose(
+            model.predict(X),
+            ridge.predict(X),
+            rtol=1e-5,
+            atol=1e-6 * np.abs(y).max(),
+        )
 
 
 @pytest.mark.parametrize("batch_size", [1, 8])
 def test_minibatch_sgd_gets_close_to_the_ridge_solution(batch_size):
     _, X, y = next(data_sets())
     X = standardised(X)
-    model = SGDRegressor(alpha=0.1, learning_rate="invscaling", eta0=0.05, power_t=0.5, batch_size=batch_size,
-                         max_iter=60, tol=None, random_state=0).fit(X, y)
+    model = SGDRegressor(
+        alpha=0.1,
+        learning_rate="invscaling",
+        eta0=0.05,
+        power_t=0.5,
+        batch_size=batch_size,
+        max_iter=60,
+        tol=None,
+        random_state=0,
+    ).fit(X, y)
     w, b = ridge_closed_form(X, y, len(y) * 0.1)
     assert np.max(np.abs(model.coef_ - w)) < 0.03 * np.abs(w).max()
     assert model.intercept_[0] == pytest.approx(b, abs=0.05)
@@ -67,40 +108,75 @@ def test_agrees_loosely_with_sklearn_sgd():
     """Same objective, different sampling and stopping: both land near the ridge solution, so near each other."""
     _, X, y = next(data_sets())
     X = standardised(X)
-    ours = SGDRegressor(alpha=0.01, random_state=0, max_iter=200, batch_size=4, tol=1e-6).fit(X, y)
-    theirs = SkSGDRegressor(alpha=0.01, random_state=0, max_iter=1000, tol=1e-6).fit(X, y)
+    ours = SGDRegressor(
+        alpha=0.01, random_state=0, max_iter=200, batch_size=4, tol=1e-6
+    ).fit(X, y)
+    theirs = SkSGDRegressor(
+        alpha=0.01, random_state=0, max_iter=1000, tol=1e-6
+    ).fit(X, y)
     w, b = ridge_closed_form(X, y, len(y) * 0.01)
     for model in (ours, theirs):
         assert np.max(np.abs(model.coef_ - w)) < 0.05 * np.abs(w).max()
-    np.testing.assert_allclose(ours.coef_, theirs.coef_, rtol=0.05, atol=0.05 * np.abs(w).max())
-    np.testing.assert_allclose(ours.predict(X), theirs.predict(X), atol=0.1 * y.std())
+    np.testing.assert_allclose(
+        ours.coef_, theirs.coef_, rtol=0.05, atol=0.05 * np.abs(w).max()
+    )
+    np.testing.assert_allclose(
+        ours.predict(X), theirs.predict(X), atol=0.1 * y.std()
+    )
 
 
 def test_loss_curve_is_the_penalised_objective():
     """loss_curve_ records (1/2n)||yc - Xc w||² + (alpha/2)||w||² on the centred data, from w = 0."""
     _, X, y = next(data_sets())
     X = standardised(X)
-    model = SGDRegressor(alpha=0.5, batch_size=10, max_iter=5, tol=None, random_state=0).fit(X, y)
+    model = SGDRegressor(
+        alpha=0.5, batch_size=10, max_iter=5, tol=None, random_state=0
+    ).fit(X, y)
     Xc, yc, w = X - X.mean(axis=0), y - y.mean(), model.coef_
-    assert model.loss_curve_[0] == pytest.approx(0.5 * np.mean(yc**2), rel=1e-12)
-    assert model.loss_curve_[-1] == pytest.approx(0.5 * np.mean((yc - Xc @ w) ** 2) + 0.25 * w @ w, rel=1e-12)
+    assert model.loss_curve_[0] == pytest.approx(
+        0.5 * np.mean(yc**2), rel=1e-12
+    )
+    assert model.loss_curve_[-1] == pytest.approx(
+        0.5 * np.mean((yc - Xc @ w) ** 2) + 0.25 * w @ w, rel=1e-12
+    )
 
 
 def test_named_learning_rates_are_the_schedules():
     _, X, y = next(data_sets())
     X = standardised(X)
-    for params, schedule in [(dict(learning_rate="invscaling", eta0=0.05, power_t=0.6), InverseScaling(0.05, 0.6)),
-                             (dict(learning_rate="constant", eta0=0.02), Constant(0.02))]:
-        named = SGDRegressor(**params, batch_size=7, max_iter=3, tol=None, random_state=1).fit(X, y)
-        explicit = SGDRegressor(learning_rate=schedule, batch_size=7, max_iter=3, tol=None, random_state=1).fit(X, y)
+    for params, schedule in [
+        (
+            dict(learning_rate="invscaling", eta0=0.05, power_t=0.6),
+            InverseScaling(0.05, 0.6),
+        ),
+        (dict(learning_rate="constant", eta0=0.02), Constant(0.02)),
+    ]:
+        named = SGDRegressor(
+            **params, batch_size=7, max_iter=3, tol=None, random_state=1
+        ).fit(X, y)
+        explicit = SGDRegressor(
+            learning_rate=schedule,
+            batch_size=7,
+            max_iter=3,
+            tol=None,
+            random_state=1,
+        ).fit(X, y)
         np.testing.assert_array_equal(named.coef_, explicit.coef_)
 
 
 def test_accepts_a_schedule_and_is_reproducible():
     _, X, y = next(data_sets())
     X = standardised(X)
-    fits = [SGDRegressor(learning_rate=Cosine(0.05, total=600), batch_size=10, max_iter=50, tol=None,
-                         random_state=3).fit(X, y) for _ in range(2)]
+    fits = [
+        SGDRegressor(
+            learning_rate=Cosine(0.05, total=600),
+            batch_size=10,
+            max_iter=50,
+            tol=None,
+            random_state=3,
+        ).fit(X, y)
+        for _ in range(2)
+    ]
     np.testing.assert_array_equal(fits[0].coef_, fits[1].coef_)
     assert fits[0].score(X, y) > 0.99
 
@@ -108,15 +184,23 @@ def test_accepts_a_schedule_and_is_reproducible():
 def test_warns_when_max_iter_is_too_small():
     _, X, y = next(data_sets())
     with pytest.warns(ConvergenceWarning, match="max_iter=2"):
-        SGDRegressor(max_iter=2, tol=1e-6, random_state=0).fit(standardised(X), y)
+        SGDRegressor(max_iter=2, tol=1e-6, random_state=0).fit(
+            standardised(X), y
+        )
 
 
 def test_works_inside_grid_search():
     _, X, y = next(data_sets())
     X = standardised(X)
-    search = GridSearchCV(SGDRegressor(batch_size=10, max_iter=30, tol=None, random_state=0),
-                          {"alpha": [1e-4, 1.0]}, cv=3, scoring="r2").fit(X, y)
-    assert search.best_params_ == {"alpha": 1e-4}  # the data are almost noiseless: less shrinkage wins
+    search = GridSearchCV(
+        SGDRegressor(batch_size=10, max_iter=30, tol=None, random_state=0),
+        {"alpha": [1e-4, 1.0]},
+        cv=3,
+        scoring="r2",
+    ).fit(X, y)
+    assert search.best_params_ == {
+        "alpha": 1e-4
+    }  # the data are almost noiseless: less shrinkage wins
     assert clone(search.best_estimator_).get_params()["alpha"] == 1e-4
 
 

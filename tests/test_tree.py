@@ -8,12 +8,30 @@ whose nodes are large enough (or data with one feature) that no two splits tie.
 import numpy as np
 import pytest
 from sklearn import tree as sk_tree
-from sklearn.datasets import load_breast_cancer, load_diabetes, load_iris, load_wine, make_classification
+from sklearn.datasets import (
+    load_breast_cancer,
+    load_diabetes,
+    load_iris,
+    load_wine,
+    make_classification,
+)
 
 from mllib.exceptions import NotFittedError
-from mllib.tree import (TREE_LEAF, DecisionTreeClassifier, DecisionTreeRegressor, best_split, best_split_naive,
-                        cost_complexity_pruning_path, prune)
-from mllib.tree.criteria import entropy, gini, misclassification, weighted_impurity
+from mllib.tree import (
+    TREE_LEAF,
+    DecisionTreeClassifier,
+    DecisionTreeRegressor,
+    best_split,
+    best_split_naive,
+    cost_complexity_pruning_path,
+    prune,
+)
+from mllib.tree.criteria import (
+    entropy,
+    gini,
+    misclassification,
+    weighted_impurity,
+)
 
 
 def _float32(X):
@@ -24,7 +42,9 @@ def _one_feature(n, seed, classes=2):
     rng = np.random.default_rng(seed)
     X = _float32(rng.normal(size=(n, 1)))
     signal = np.sin(3 * X[:, 0]) + 0.5 * rng.normal(size=n)
-    labels = np.digitize(signal, np.quantile(signal, np.linspace(0, 1, classes + 1)[1:-1]))
+    labels = np.digitize(
+        signal, np.quantile(signal, np.linspace(0, 1, classes + 1)[1:-1])
+    )
     return X, labels, signal
 
 
@@ -36,12 +56,16 @@ def _assert_same_tree(ours, theirs, *, atol=1e-12):
     np.testing.assert_array_equal(a.feature, b.feature)
     np.testing.assert_array_equal(a.threshold, b.threshold)
     np.testing.assert_array_equal(a.n_node_samples, b.n_node_samples)
-    np.testing.assert_allclose(a.weighted_n_node_samples, b.weighted_n_node_samples, rtol=1e-12)
+    np.testing.assert_allclose(
+        a.weighted_n_node_samples, b.weighted_n_node_samples, rtol=1e-12
+    )
     np.testing.assert_allclose(a.impurity, b.impurity, rtol=1e-9, atol=atol)
     np.testing.assert_allclose(a.value, b.value, rtol=1e-9, atol=atol)
 
 
-def _assert_same_tree_up_to_ties(ours, theirs, X, y, sample_weight=None, criterion="squared_error"):
+def _assert_same_tree_up_to_ties(
+    ours, theirs, X, y, sample_weight=None, criterion="squared_error"
+):
     """Walk both trees together. Where they split a node differently, both splits must decrease the
     impurity equally (a tie, broken differently); below such a node the trees may differ. Returns
     the number of ties."""
@@ -50,82 +74,147 @@ def _assert_same_tree_up_to_ties(ours, theirs, X, y, sample_weight=None, criteri
 
     def decrease(rows, feature, threshold):
         left = rows & (X[:, feature] <= threshold)
-        return sum(sign * _node_cost(y[part], w[part], criterion)
-                   for sign, part in ((1, rows), (-1, left), (-1, rows & ~left)))
+        return sum(
+            sign * _node_cost(y[part], w[part], criterion)
+            for sign, part in ((1, rows), (-1, left), (-1, rows & ~left))
+        )
 
     ties, stack = 0, [(0, 0, np.ones(len(y), dtype=bool))]
     while stack:
         i, j, rows = stack.pop()
         assert a.n_node_samples[i] == b.n_node_samples[j] == rows.sum()
-        np.testing.assert_allclose(a.impurity[i], b.impurity[j], rtol=1e-9, atol=1e-10)
-        np.testing.assert_allclose(a.value[i], b.value[j], rtol=1e-9, atol=1e-10)
-        assert (a.children_left[i] == TREE_LEAF) == (b.children_left[j] == TREE_LEAF)
+        np.testing.assert_allclose(
+            a.impurity[i], b.impurity[j], rtol=1e-9, atol=1e-10
+        )
+        np.testing.assert_allclose(
+            a.value[i], b.value[j], rtol=1e-9, atol=1e-10
+        )
+        assert (a.children_left[i] == TREE_LEAF) == (
+            b.children_left[j] == TREE_LEAF
+        )
         if a.children_left[i] == TREE_LEAF:
             continue
         if (a.feature[i], a.threshold[i]) != (b.feature[j], b.threshold[j]):
-            assert decrease(rows, a.feature[i], a.threshold[i]) == pytest.approx(
-                decrease(rows, b.feature[j], b.threshold[j]), rel=1e-9, abs=1e-9)
+            assert decrease(
+                rows, a.feature[i], a.threshold[i]
+            ) == pytest.approx(
+                decrease(rows, b.feature[j], b.threshold[j]),
+                rel=1e-9,
+                abs=1e-9,
+            )
             ties += 1
             continue
         left = rows & (X[:, a.feature[i]] <= a.threshold[i])
-        stack += [(a.children_left[i], b.children_left[j], left), (a.children_right[i], b.children_right[j], rows & ~left)]
+        stack += [
+            (a.children_left[i], b.children_left[j], left),
+            (a.children_right[i], b.children_right[j], rows & ~left),
+        ]
     return ties
 
 
 def _node_cost(y, w, criterion):
     if criterion == "squared_error":
         return np.sum(w * (y - np.average(y, weights=w)) ** 2)
-    return weighted_impurity(np.bincount(y, weights=w, minlength=y.max() + 1 if len(y) else 1), criterion)
+    return weighted_impurity(
+        np.bincount(y, weights=w, minlength=y.max() + 1 if len(y) else 1),
+        criterion,
+    )
 
 
 # --------------------------------------------------------------------------- impurities
 
+
 def test_impurities_at_known_points():
     p = np.array([[1.0, 0.0], [0.5, 0.5], [0.25, 0.75]])
     np.testing.assert_allclose(gini(p), [0.0, 0.5, 0.375])
-    np.testing.assert_allclose(entropy(p), [0.0, 1.0, -(0.25 * np.log2(0.25) + 0.75 * np.log2(0.75))])
+    np.testing.assert_allclose(
+        entropy(p), [0.0, 1.0, -(0.25 * np.log2(0.25) + 0.75 * np.log2(0.75))]
+    )
     np.testing.assert_allclose(misclassification(p), [0.0, 0.5, 0.25])
     uniform = np.full(4, 0.25)
-    assert gini(uniform) == pytest.approx(1 - 1 / 4) and entropy(uniform) == pytest.approx(2.0)  # log2 K bits
+    assert gini(uniform) == pytest.approx(1 - 1 / 4) and entropy(
+        uniform
+    ) == pytest.approx(2.0)  # log2 K bits
 
 
 def test_gini_is_the_sum_of_p_times_one_minus_p(rng):
     p = rng.dirichlet(np.ones(5), size=100)
-    np.testing.assert_allclose(gini(p), np.sum(p * (1 - p), axis=1), rtol=1e-14)
+    np.testing.assert_allclose(
+        gini(p), np.sum(p * (1 - p), axis=1), rtol=1e-14
+    )
 
 
 @pytest.mark.parametrize("criterion", ["gini", "entropy", "misclassification"])
-def test_weighted_impurity_in_counts_equals_weight_times_impurity(criterion, rng):
+def test_weighted_impurity_in_counts_equals_weight_times_impurity(
+    criterion, rng
+):
     counts = rng.uniform(0, 5, size=(200, 4)) * (rng.random((200, 4)) > 0.3)
-    counts[0] = 0.0                                    # an empty child costs nothing
+    counts[0] = 0.0  # an empty child costs nothing
     total = counts.sum(axis=1)
-    impurity = {"gini": gini, "entropy": entropy, "misclassification": misclassification}[criterion]
-    expected = np.where(total > 0, total * impurity(counts / np.where(total > 0, total, 1)[:, None]), 0.0)
-    np.testing.assert_allclose(weighted_impurity(counts, criterion), expected, rtol=1e-12, atol=1e-12)
-    np.testing.assert_allclose(weighted_impurity(counts.T, criterion, axis=0), expected, rtol=1e-12, atol=1e-12)
+    impurity = {
+        "gini": gini,
+        "entropy": entropy,
+        "misclassification": misclassification,
+    }[criterion]
+    expected = np.where(
+        total > 0,
+        total * impurity(counts / np.where(total > 0, total, 1)[:, None]),
+        0.0,
+    )
+    np.testing.assert_allclose(
+        weighted_impurity(counts, criterion), expected, rtol=1e-12, atol=1e-12
+    )
+    np.testing.assert_allclose(
+        weighted_impurity(counts.T, criterion, axis=0),
+        expected,
+        rtol=1e-12,
+        atol=1e-12,
+    )
 
 
-def test_gini_and_entropy_are_strictly_concave_but_misclassification_is_not(rng):
-    p, q = rng.dirichlet(np.ones(3), size=500), rng.dirichlet(np.ones(3), size=500)
+def test_gini_and_entropy_are_strictly_concave_but_misclassification_is_not(
+    rng,
+):
+    p, q = (
+        rng.dirichlet(np.ones(3), size=500),
+        rng.dirichlet(np.ones(3), size=500),
+    )
     for impurity in (gini, entropy):
         assert np.all(impurity((p + q) / 2) > (impurity(p) + impurity(q)) / 2)
     # both majority classes the same: misclassification is linear between them
     p, q = np.array([0.6, 0.3, 0.1]), np.array([0.8, 0.1, 0.1])
-    assert misclassification((p + q) / 2) == pytest.approx((misclassification(p) + misclassification(q)) / 2)
+    assert misclassification((p + q) / 2) == pytest.approx(
+        (misclassification(p) + misclassification(q)) / 2
+    )
 
 
 def test_split_that_misclassification_cannot_rank():
     # parent (400, 400): split A = (300,100)/(100,300), split B = (200,400)/(200,0) (ESL 9.2.3)
-    split_a, split_b = np.array([[300, 100], [100, 300]]), np.array([[200, 400], [200, 0]])
-    cost = {c: [weighted_impurity(s, c).sum() / 800 for s in (split_a, split_b)]
-            for c in ("misclassification", "gini", "entropy")}
-    assert cost["misclassification"][0] == pytest.approx(cost["misclassification"][1]) == pytest.approx(0.25)
-    assert cost["gini"][1] < cost["gini"][0] and cost["entropy"][1] < cost["entropy"][0]
+    split_a, split_b = (
+        np.array([[300, 100], [100, 300]]),
+        np.array([[200, 400], [200, 0]]),
+    )
+    cost = {
+        c: [weighted_impurity(s, c).sum() / 800 for s in (split_a, split_b)]
+        for c in ("misclassification", "gini", "entropy")
+    }
+    assert (
+        cost["misclassification"][0]
+        == pytest.approx(cost["misclassification"][1])
+        == pytest.approx(0.25)
+    )
+    assert (
+        cost["gini"][1] < cost["gini"][0]
+        and cost["entropy"][1] < cost["entropy"][0]
+    )
 
 
 # --------------------------------------------------------------------------- the split search
 
-@pytest.mark.parametrize("criterion", ["gini", "entropy", "misclassification", "squared_error"])
+
+@pytest.mark.parametrize(
+    "criterion", ["gini", "entropy", "misclassification", "squared_error"]
+)
 @pytest.mark.parametrize("min_samples_leaf", [1, 4])
 @pytest.mark.parametrize("seed", range(6))
 def test_fast_split_equals_brute_force(criterion, min_samples_leaf, seed):
@@ -133,20 +222,42 @@ def test_fast_split_equals_brute_force(criterion, min_samples_leaf, seed):
     m, d = rng.integers(8, 60), rng.integers(1, 5)
     X = rng.normal(size=(m, d))
     if seed % 2:
-        X = np.round(X, 1)                              # repeated values: fewer distinct thresholds
+        X = np.round(X, 1)  # repeated values: fewer distinct thresholds
     if seed == 5:
-        X[:, 0] = 3.0                                   # a constant feature is never split
+        X[:, 0] = 3.0  # a constant feature is never split
     w = rng.uniform(0.1, 3.0, size=m) if seed % 3 else np.ones(m)
     if criterion == "squared_error":
-        y, n_classes = rng.normal(size=m) + 100.0, None  # a large offset: the centred sums stay accurate
+        y, n_classes = (
+            rng.normal(size=m) + 100.0,
+            None,
+        )  # a large offset: the centred sums stay accurate
     else:
         y, n_classes = rng.integers(0, 3, size=m), 3
-    fast = best_split(X, y, w, criterion, n_classes=n_classes, min_samples_leaf=min_samples_leaf)
-    slow = best_split_naive(X, y, w, criterion, n_classes=n_classes, min_samples_leaf=min_samples_leaf)
+    fast = best_split(
+        X,
+        y,
+        w,
+        criterion,
+        n_classes=n_classes,
+        min_samples_leaf=min_samples_leaf,
+    )
+    slow = best_split_naive(
+        X,
+        y,
+        w,
+        criterion,
+        n_classes=n_classes,
+        min_samples_leaf=min_samples_leaf,
+    )
     assert (fast is None) == (slow is None)
     if fast is not None:
-        assert fast.improvement == pytest.approx(slow.improvement, rel=1e-9, abs=1e-9)
-        assert fast.n_left >= min_samples_leaf and m - fast.n_left >= min_samples_leaf
+        assert fast.improvement == pytest.approx(
+            slow.improvement, rel=1e-9, abs=1e-9
+        )
+        assert (
+            fast.n_left >= min_samples_leaf
+            and m - fast.n_left >= min_samples_leaf
+        )
         left = X[:, fast.feature] <= fast.threshold
         assert left.sum() == fast.n_left
         if criterion == "misclassification":
@@ -156,38 +267,83 @@ def test_fast_split_equals_brute_force(criterion, min_samples_leaf, seed):
 
 def test_split_of_a_node_with_nothing_to_split():
     X = np.ones((5, 2))
-    assert best_split(X, np.array([0, 1, 0, 1, 0]), np.ones(5), "gini", n_classes=2) is None
-    assert best_split(np.zeros((1, 1)), np.zeros(1), np.ones(1), "squared_error") is None
+    assert (
+        best_split(
+            X, np.array([0, 1, 0, 1, 0]), np.ones(5), "gini", n_classes=2
+        )
+        is None
+    )
+    assert (
+        best_split(np.zeros((1, 1)), np.zeros(1), np.ones(1), "squared_error")
+        is None
+    )
 
 
 # --------------------------------------------------------------------------- trees against scikit-learn
 
+
 @pytest.mark.parametrize("criterion", ["gini", "entropy", "log_loss"])
 @pytest.mark.parametrize("classes", [2, 4])
-def test_one_feature_classification_tree_equals_scikit_learn(criterion, classes):
+def test_one_feature_classification_tree_equals_scikit_learn(
+    criterion, classes
+):
     X, y, _ = _one_feature(400, classes, classes)
-    w = np.random.default_rng(classes).integers(1, 4, size=len(y)).astype(float)  # exact sums in both libraries
+    w = (
+        np.random.default_rng(classes)
+        .integers(1, 4, size=len(y))
+        .astype(float)
+    )  # exact sums in both libraries
     tie_counts = []
-    for params, weights in [({}, None), ({"min_samples_leaf": 3, "max_depth": 6}, w), ({"min_samples_split": 10}, w)]:
-        ours = DecisionTreeClassifier(criterion=criterion, **params).fit(X, y, sample_weight=weights)
-        theirs = sk_tree.DecisionTreeClassifier(criterion=criterion, **params).fit(X, y, sample_weight=weights)
-        ties = _assert_same_tree_up_to_ties(ours, theirs, X, y, weights, criterion)
+    for params, weights in [
+        ({}, None),
+        ({"min_samples_leaf": 3, "max_depth": 6}, w),
+        ({"min_samples_split": 10}, w),
+    ]:
+        ours = DecisionTreeClassifier(criterion=criterion, **params).fit(
+            X, y, sample_weight=weights
+        )
+        theirs = sk_tree.DecisionTreeClassifier(
+            criterion=criterion, **params
+        ).fit(X, y, sample_weight=weights)
+        ties = _assert_same_tree_up_to_ties(
+            ours, theirs, X, y, weights, criterion
+        )
         if ties == 0:
             _assert_same_tree(ours, theirs)
             grid = np.linspace(-4, 4, 301)[:, None]
-            np.testing.assert_allclose(ours.predict_proba(grid), theirs.predict_proba(grid), rtol=1e-12)
-            np.testing.assert_array_equal(ours.predict(grid), theirs.predict(grid))
+            np.testing.assert_allclose(
+                ours.predict_proba(grid),
+                theirs.predict_proba(grid),
+                rtol=1e-12,
+            )
+            np.testing.assert_array_equal(
+                ours.predict(grid), theirs.predict(grid)
+            )
         tie_counts.append(ties)
-    assert classes == 4 or sum(tie_counts) == 0   # with two classes these data have no ties
+    assert (
+        classes == 4 or sum(tie_counts) == 0
+    )  # with two classes these data have no ties
 
 
 def test_one_feature_regression_tree_equals_scikit_learn():
     X, _, y = _one_feature(400, 7)
-    for params in [{}, {"min_samples_leaf": 5}, {"max_depth": 4, "min_samples_split": 20}]:
-        ours, theirs = DecisionTreeRegressor(**params).fit(X, y), sk_tree.DecisionTreeRegressor(**params).fit(X, y)
+    for params in [
+        {},
+        {"min_samples_leaf": 5},
+        {"max_depth": 4, "min_samples_split": 20},
+    ]:
+        ours, theirs = (
+            DecisionTreeRegressor(**params).fit(X, y),
+            sk_tree.DecisionTreeRegressor(**params).fit(X, y),
+        )
         _assert_same_tree(ours, theirs, atol=1e-10)
-        np.testing.assert_allclose(ours.predict(X), theirs.predict(X), rtol=1e-12)
-        assert ours.get_depth() == theirs.get_depth() and ours.get_n_leaves() == theirs.get_n_leaves()
+        np.testing.assert_allclose(
+            ours.predict(X), theirs.predict(X), rtol=1e-12
+        )
+        assert (
+            ours.get_depth() == theirs.get_depth()
+            and ours.get_n_leaves() == theirs.get_n_leaves()
+        )
 
 
 def _cancer():
@@ -201,55 +357,92 @@ def _diabetes():
 
 
 def _synthetic():
-    X, y = make_classification(600, n_features=8, n_informative=4, random_state=0)
+    X, y = make_classification(
+        600, n_features=8, n_informative=4, random_state=0
+    )
     return _float32(X), y
 
 
-@pytest.mark.parametrize("data", [_cancer, _synthetic], ids=["cancer", "synthetic"])
+@pytest.mark.parametrize(
+    "data", [_cancer, _synthetic], ids=["cancer", "synthetic"]
+)
 @pytest.mark.parametrize("criterion", ["gini", "entropy"])
 def test_shallow_classification_trees_equal_scikit_learn(data, criterion):
     X, y = data()
     params = dict(criterion=criterion, max_depth=3, min_samples_leaf=15)
-    ours, theirs = DecisionTreeClassifier(**params).fit(X, y), sk_tree.DecisionTreeClassifier(**params).fit(X, y)
-    if _assert_same_tree_up_to_ties(ours, theirs, X, y, criterion=criterion) == 0:
+    ours, theirs = (
+        DecisionTreeClassifier(**params).fit(X, y),
+        sk_tree.DecisionTreeClassifier(**params).fit(X, y),
+    )
+    if (
+        _assert_same_tree_up_to_ties(ours, theirs, X, y, criterion=criterion)
+        == 0
+    ):
         _assert_same_tree(ours, theirs)
-        np.testing.assert_allclose(ours.feature_importances_, theirs.feature_importances_, rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(
+            ours.feature_importances_,
+            theirs.feature_importances_,
+            rtol=1e-9,
+            atol=1e-12,
+        )
         np.testing.assert_array_equal(ours.apply(X), theirs.apply(X))
 
 
-@pytest.mark.parametrize("data", [_cancer, _synthetic], ids=["cancer", "synthetic"])
+@pytest.mark.parametrize(
+    "data", [_cancer, _synthetic], ids=["cancer", "synthetic"]
+)
 @pytest.mark.parametrize("criterion", ["gini", "entropy"])
-def test_full_classification_trees_equal_scikit_learn_up_to_ties(data, criterion):
+def test_full_classification_trees_equal_scikit_learn_up_to_ties(
+    data, criterion
+):
     X, y = data()
     ours = DecisionTreeClassifier(criterion=criterion).fit(X, y)
-    theirs = sk_tree.DecisionTreeClassifier(criterion=criterion, random_state=0).fit(X, y)
+    theirs = sk_tree.DecisionTreeClassifier(
+        criterion=criterion, random_state=0
+    ).fit(X, y)
     _assert_same_tree_up_to_ties(ours, theirs, X, y, criterion=criterion)
 
 
 def test_full_regression_tree_equals_scikit_learn_up_to_ties():
     X, y = _diabetes()
-    ours, theirs = DecisionTreeRegressor().fit(X, y), sk_tree.DecisionTreeRegressor(random_state=0).fit(X, y)
-    _assert_same_tree_up_to_ties(ours, theirs, X, y)   # many two-sample nodes: any separating feature ties
+    ours, theirs = (
+        DecisionTreeRegressor().fit(X, y),
+        sk_tree.DecisionTreeRegressor(random_state=0).fit(X, y),
+    )
+    _assert_same_tree_up_to_ties(
+        ours, theirs, X, y
+    )  # many two-sample nodes: any separating feature ties
 
 
 def test_shallow_regression_tree_equals_scikit_learn():
     X, y = _diabetes()
     params = dict(max_depth=4, min_samples_leaf=10)
-    ours, theirs = DecisionTreeRegressor(**params).fit(X, y), sk_tree.DecisionTreeRegressor(**params).fit(X, y)
+    ours, theirs = (
+        DecisionTreeRegressor(**params).fit(X, y),
+        sk_tree.DecisionTreeRegressor(**params).fit(X, y),
+    )
     _assert_same_tree(ours, theirs, atol=1e-6)
-    np.testing.assert_allclose(ours.feature_importances_, theirs.feature_importances_, rtol=1e-9)
+    np.testing.assert_allclose(
+        ours.feature_importances_, theirs.feature_importances_, rtol=1e-9
+    )
     np.testing.assert_allclose(ours.predict(X), theirs.predict(X), rtol=1e-12)
 
 
 @pytest.mark.parametrize("loader", [load_iris, load_wine])
 @pytest.mark.parametrize("criterion", ["gini", "entropy"])
-def test_root_impurity_decrease_equals_scikit_learn_even_with_ties(loader, criterion):
+def test_root_impurity_decrease_equals_scikit_learn_even_with_ties(
+    loader, criterion
+):
     """Iris has two features that separate setosa equally well, so only the decrease is defined."""
     X, y = loader(return_X_y=True)
     X = _float32(X)
     decrease = []
-    for model in (DecisionTreeClassifier(criterion=criterion, max_depth=1),
-                  sk_tree.DecisionTreeClassifier(criterion=criterion, max_depth=1, random_state=0)):
+    for model in (
+        DecisionTreeClassifier(criterion=criterion, max_depth=1),
+        sk_tree.DecisionTreeClassifier(
+            criterion=criterion, max_depth=1, random_state=0
+        ),
+    ):
         t = model.fit(X, y).tree_
         w, imp = t.weighted_n_node_samples, t.impurity
         decrease.append(w[0] * imp[0] - w[1] * imp[1] - w[2] * imp[2])
@@ -258,60 +451,104 @@ def test_root_impurity_decrease_equals_scikit_learn_even_with_ties(loader, crite
 
 def test_full_trees_agree_with_scikit_learn_on_the_training_data():
     X, y = _synthetic()
-    ours, theirs = DecisionTreeClassifier().fit(X, y), sk_tree.DecisionTreeClassifier(random_state=0).fit(X, y)
-    np.testing.assert_array_equal(ours.predict(X), y)              # pure leaves: training accuracy 1
+    ours, theirs = (
+        DecisionTreeClassifier().fit(X, y),
+        sk_tree.DecisionTreeClassifier(random_state=0).fit(X, y),
+    )
+    np.testing.assert_array_equal(
+        ours.predict(X), y
+    )  # pure leaves: training accuracy 1
     np.testing.assert_array_equal(theirs.predict(X), y)
     assert ours.tree_.impurity[0] == pytest.approx(theirs.tree_.impurity[0])
 
 
 # --------------------------------------------------------------------------- pruning
 
+
 def test_pruning_path_and_pruned_trees_equal_scikit_learn():
     X, _, y = _one_feature(300, 11)
     params = dict(min_samples_leaf=3)
-    ours, theirs = DecisionTreeRegressor(**params), sk_tree.DecisionTreeRegressor(**params)
-    path, sk_path = ours.cost_complexity_pruning_path(X, y), theirs.cost_complexity_pruning_path(X, y)
-    np.testing.assert_allclose(path.ccp_alphas, sk_path.ccp_alphas, rtol=1e-9, atol=1e-15)
+    ours, theirs = (
+        DecisionTreeRegressor(**params),
+        sk_tree.DecisionTreeRegressor(**params),
+    )
+    path, sk_path = (
+        ours.cost_complexity_pruning_path(X, y),
+        theirs.cost_complexity_pruning_path(X, y),
+    )
+    np.testing.assert_allclose(
+        path.ccp_alphas, sk_path.ccp_alphas, rtol=1e-9, atol=1e-15
+    )
     np.testing.assert_allclose(path.impurities, sk_path.impurities, rtol=1e-9)
-    between = (sk_path.ccp_alphas[:-1] + sk_path.ccp_alphas[1:]) / 2   # away from the ties at the path's alphas
+    between = (
+        sk_path.ccp_alphas[:-1] + sk_path.ccp_alphas[1:]
+    ) / 2  # away from the ties at the path's alphas
     for alpha in between[::7]:
-        _assert_same_tree(DecisionTreeRegressor(ccp_alpha=alpha, **params).fit(X, y),
-                          sk_tree.DecisionTreeRegressor(ccp_alpha=alpha, **params).fit(X, y), atol=1e-10)
+        _assert_same_tree(
+            DecisionTreeRegressor(ccp_alpha=alpha, **params).fit(X, y),
+            sk_tree.DecisionTreeRegressor(ccp_alpha=alpha, **params).fit(X, y),
+            atol=1e-10,
+        )
 
 
 def test_classification_pruning_path_equals_scikit_learn():
     X, y = _cancer()
     params = dict(max_depth=4, min_samples_leaf=10)
     path = DecisionTreeClassifier(**params).cost_complexity_pruning_path(X, y)
-    sk_path = sk_tree.DecisionTreeClassifier(**params).cost_complexity_pruning_path(X, y)
-    np.testing.assert_allclose(path.ccp_alphas, sk_path.ccp_alphas, rtol=1e-9, atol=1e-15)
+    sk_path = sk_tree.DecisionTreeClassifier(
+        **params
+    ).cost_complexity_pruning_path(X, y)
+    np.testing.assert_allclose(
+        path.ccp_alphas, sk_path.ccp_alphas, rtol=1e-9, atol=1e-15
+    )
     np.testing.assert_allclose(path.impurities, sk_path.impurities, rtol=1e-9)
 
 
 def _best_cost_complexity(tree, alpha):
     """min over pruned subtrees of R(T) + alpha |leaves| by dynamic programming over the nodes."""
-    r = tree.weighted_n_node_samples * tree.impurity / tree.weighted_n_node_samples[0]
+    r = (
+        tree.weighted_n_node_samples
+        * tree.impurity
+        / tree.weighted_n_node_samples[0]
+    )
 
     def best(node):
         as_leaf = r[node] + alpha
         if tree.children_left[node] == TREE_LEAF:
             return as_leaf
-        return min(as_leaf, best(tree.children_left[node]) + best(tree.children_right[node]))
+        return min(
+            as_leaf,
+            best(tree.children_left[node]) + best(tree.children_right[node]),
+        )
 
     return best(0)
 
 
 def test_weakest_link_subtrees_minimise_the_cost_complexity():
     X, y = _synthetic()
-    grown = DecisionTreeClassifier(max_depth=5, min_samples_leaf=5).fit(X, y).tree_
+    grown = (
+        DecisionTreeClassifier(max_depth=5, min_samples_leaf=5).fit(X, y).tree_
+    )
     path = cost_complexity_pruning_path(grown)
-    assert np.all(np.diff(path.ccp_alphas) >= 0) and np.all(np.diff(path.impurities) >= -1e-15)
-    for alpha in np.concatenate([path.ccp_alphas, (path.ccp_alphas[:-1] + path.ccp_alphas[1:]) / 2]):
+    assert np.all(np.diff(path.ccp_alphas) >= 0) and np.all(
+        np.diff(path.impurities) >= -1e-15
+    )
+    for alpha in np.concatenate(
+        [path.ccp_alphas, (path.ccp_alphas[:-1] + path.ccp_alphas[1:]) / 2]
+    ):
         pruned = prune(grown, alpha)
         leaves = pruned.children_left == TREE_LEAF
-        r = pruned.weighted_n_node_samples * pruned.impurity / pruned.weighted_n_node_samples[0]
-        assert r[leaves].sum() + alpha * leaves.sum() == pytest.approx(_best_cost_complexity(grown, alpha), abs=1e-12)
-    assert prune(grown, path.ccp_alphas[-1]).node_count == 1                  # the last alpha leaves the root
+        r = (
+            pruned.weighted_n_node_samples
+            * pruned.impurity
+            / pruned.weighted_n_node_samples[0]
+        )
+        assert r[leaves].sum() + alpha * leaves.sum() == pytest.approx(
+            _best_cost_complexity(grown, alpha), abs=1e-12
+        )
+    assert (
+        prune(grown, path.ccp_alphas[-1]).node_count == 1
+    )  # the last alpha leaves the root
 
 
 def test_pruned_tree_is_a_subtree_that_predicts_like_its_leaves():
@@ -322,11 +559,17 @@ def test_pruned_tree_is_a_subtree_that_predicts_like_its_leaves():
     assert pruned.tree_.node_count < full.tree_.node_count
     leaf = pruned.apply(X)
     assert np.all(pruned.tree_.children_left[leaf] == TREE_LEAF)
-    for node in np.unique(leaf):                       # a leaf's value is the class mix of its samples
-        np.testing.assert_allclose(pruned.tree_.value[node, 0], np.bincount(y[leaf == node], minlength=2) / np.sum(leaf == node))
+    for node in np.unique(
+        leaf
+    ):  # a leaf's value is the class mix of its samples
+        np.testing.assert_allclose(
+            pruned.tree_.value[node, 0],
+            np.bincount(y[leaf == node], minlength=2) / np.sum(leaf == node),
+        )
 
 
 # --------------------------------------------------------------------------- behaviour
+
 
 def test_xor_needs_a_split_that_decreases_nothing():
     X = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]] * 5)
@@ -334,79 +577,130 @@ def test_xor_needs_a_split_that_decreases_nothing():
     model = DecisionTreeClassifier(max_depth=2).fit(X, y)
     t = model.tree_
     root_children = (t.children_left[0], t.children_right[0])
-    assert t.impurity[0] == 0.5 and all(t.impurity[c] == 0.5 for c in root_children)   # no decrease at all
+    assert t.impurity[0] == 0.5 and all(
+        t.impurity[c] == 0.5 for c in root_children
+    )  # no decrease at all
     assert model.score(X, y) == 1.0 and model.get_n_leaves() == 4
 
 
 def test_max_features_searches_a_random_subset_and_skips_constant_features():
     rng = np.random.default_rng(3)
-    X = np.column_stack([np.zeros(200), rng.normal(size=200), np.ones(200), rng.normal(size=200)])
+    X = np.column_stack(
+        [
+            np.zeros(200),
+            rng.normal(size=200),
+            np.ones(200),
+            rng.normal(size=200),
+        ]
+    )
     y = (X[:, 1] + X[:, 3] > 0).astype(int)
     a = DecisionTreeClassifier(max_features=1, random_state=1).fit(X, y)
-    assert a.max_features_ == 1 and set(a.tree_.feature[a.tree_.feature >= 0]) <= {1, 3}
-    assert a.score(X, y) == 1.0                          # constant features never stop the growth
+    assert a.max_features_ == 1 and set(
+        a.tree_.feature[a.tree_.feature >= 0]
+    ) <= {1, 3}
+    assert a.score(X, y) == 1.0  # constant features never stop the growth
     b = DecisionTreeClassifier(max_features=1, random_state=1).fit(X, y)
-    np.testing.assert_array_equal(a.tree_.feature, b.tree_.feature)   # the seed fixes the draws
-    others = [DecisionTreeClassifier(max_features=1, random_state=s).fit(X, y).tree_.node_count for s in range(8)]
+    np.testing.assert_array_equal(
+        a.tree_.feature, b.tree_.feature
+    )  # the seed fixes the draws
+    others = [
+        DecisionTreeClassifier(max_features=1, random_state=s)
+        .fit(X, y)
+        .tree_.node_count
+        for s in range(8)
+    ]
     assert len(set(others)) > 1
-    assert DecisionTreeClassifier(max_features="sqrt").fit(X, y).max_features_ == 2
-    assert DecisionTreeClassifier(max_features="log2").fit(X, y).max_features_ == 2
-    assert DecisionTreeClassifier(max_features=0.5).fit(X, y).max_features_ == 2
+    assert (
+        DecisionTreeClassifier(max_features="sqrt").fit(X, y).max_features_
+        == 2
+    )
+    assert (
+        DecisionTreeClassifier(max_features="log2").fit(X, y).max_features_
+        == 2
+    )
+    assert (
+        DecisionTreeClassifier(max_features=0.5).fit(X, y).max_features_ == 2
+    )
 
 
 def test_growth_limits_are_respected():
     X, y = _synthetic()
-    model = DecisionTreeClassifier(max_depth=4, min_samples_leaf=7, min_samples_split=30).fit(X, y)
+    model = DecisionTreeClassifier(
+        max_depth=4, min_samples_leaf=7, min_samples_split=30
+    ).fit(X, y)
     t = model.tree_
     leaves = t.children_left == TREE_LEAF
     assert model.get_depth() <= 4 and t.n_node_samples[leaves].min() >= 7
     assert t.n_node_samples[~leaves].min() >= 30
     assert t.n_node_samples[0] == len(y)
     internal = np.flatnonzero(~leaves)
-    np.testing.assert_array_equal(t.n_node_samples[internal],
-                                  t.n_node_samples[t.children_left[internal]] + t.n_node_samples[t.children_right[internal]])
+    np.testing.assert_array_equal(
+        t.n_node_samples[internal],
+        t.n_node_samples[t.children_left[internal]]
+        + t.n_node_samples[t.children_right[internal]],
+    )
 
 
 def test_weights_equal_to_counts_give_the_tree_of_the_repeated_rows():
     X, y = _synthetic()
     counts = np.random.default_rng(0).integers(0, 3, size=len(y))
     keep = counts > 0
-    weighted = DecisionTreeClassifier().fit(X[keep], y[keep], sample_weight=counts[keep].astype(float))
-    repeated = DecisionTreeClassifier().fit(np.repeat(X, counts, axis=0), np.repeat(y, counts))
-    np.testing.assert_array_equal(weighted.tree_.feature, repeated.tree_.feature)
-    np.testing.assert_array_equal(weighted.tree_.threshold, repeated.tree_.threshold)
-    np.testing.assert_allclose(weighted.tree_.weighted_n_node_samples, repeated.tree_.weighted_n_node_samples)
+    weighted = DecisionTreeClassifier().fit(
+        X[keep], y[keep], sample_weight=counts[keep].astype(float)
+    )
+    repeated = DecisionTreeClassifier().fit(
+        np.repeat(X, counts, axis=0), np.repeat(y, counts)
+    )
+    np.testing.assert_array_equal(
+        weighted.tree_.feature, repeated.tree_.feature
+    )
+    np.testing.assert_array_equal(
+        weighted.tree_.threshold, repeated.tree_.threshold
+    )
+    np.testing.assert_allclose(
+        weighted.tree_.weighted_n_node_samples,
+        repeated.tree_.weighted_n_node_samples,
+    )
 
 
 def test_string_labels_and_feature_importances():
     X, y = load_iris(return_X_y=True)
     names = np.array(["setosa", "versicolor", "virginica"])[y]
     model = DecisionTreeClassifier(max_depth=3).fit(X, names)
-    assert set(model.predict(X)) <= set(names) and model.predict_proba(X).shape == (150, 3)
+    assert set(model.predict(X)) <= set(names) and model.predict_proba(
+        X
+    ).shape == (150, 3)
     np.testing.assert_allclose(model.predict_proba(X).sum(axis=1), 1.0)
-    assert model.feature_importances_.sum() == pytest.approx(1.0) and np.all(model.feature_importances_ >= 0)
+    assert model.feature_importances_.sum() == pytest.approx(1.0) and np.all(
+        model.feature_importances_ >= 0
+    )
 
 
 def test_inputs_are_not_modified():
     X, y = _synthetic()
     w = np.ones(len(y))
     copies = X.copy(), y.copy(), w.copy()
-    DecisionTreeClassifier(ccp_alpha=0.01, max_features=3, random_state=0).fit(X, y, sample_weight=w).predict(X)
+    DecisionTreeClassifier(ccp_alpha=0.01, max_features=3, random_state=0).fit(
+        X, y, sample_weight=w
+    ).predict(X)
     DecisionTreeRegressor().fit(X, y.astype(float)).predict(X)
     for original, copy in zip((X, y, w), copies):
         np.testing.assert_array_equal(original, copy)
 
 
-@pytest.mark.parametrize("params, message", [
-    (dict(criterion="mse"), "criterion"),
-    (dict(max_depth=0), "max_depth"),
-    (dict(min_samples_split=1), "min_samples_split"),
-    (dict(min_samples_leaf=0), "min_samples_leaf"),
-    (dict(max_features=0), "max_features"),
-    (dict(max_features=1.5), "max_features"),
-    (dict(max_features="auto"), "max_features"),
-    (dict(ccp_alpha=-1.0), "ccp_alpha"),
-])
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        (dict(criterion="mse"), "criterion"),
+        (dict(max_depth=0), "max_depth"),
+        (dict(min_samples_split=1), "min_samples_split"),
+        (dict(min_samples_leaf=0), "min_samples_leaf"),
+        (dict(max_features=0), "max_features"),
+        (dict(max_features=1.5), "max_features"),
+        (dict(max_features="auto"), "max_features"),
+        (dict(ccp_alpha=-1.0), "ccp_alpha"),
+    ],
+)
 def test_bad_parameters_are_rejected(params, message):
     X, y = _synthetic()
     with pytest.raises(ValueError, match=message):
@@ -434,7 +728,9 @@ def test_bad_inputs_are_rejected():
 
 
 def test_a_pure_training_set_is_a_single_leaf():
-    model = DecisionTreeRegressor().fit(np.arange(10.0)[:, None], np.full(10, 3.0))
+    model = DecisionTreeRegressor().fit(
+        np.arange(10.0)[:, None], np.full(10, 3.0)
+    )
     assert model.tree_.node_count == 1 and model.get_depth() == 0
     np.testing.assert_array_equal(model.predict([[100.0]]), [3.0])
     np.testing.assert_array_equal(model.feature_importances_, [0.0])

@@ -20,7 +20,10 @@ def test_check_array_converts_lists_and_ints_to_float():
 def test_check_array_rejects_non_finite_and_says_where(bad):
     X = np.ones((4, 3))
     X[2, 1] = bad
-    with pytest.raises(ValueError, match=r"NaN or infinity \(1 entries, the first at index \(2, 1\)\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"NaN or infinity \(1 entries, the first at index \(2, 1\)\)",
+    ):
         check_array(X)
 
 
@@ -45,7 +48,9 @@ def test_check_array_leaves_its_input_alone():
     before = X.copy()
     out = check_array(X)
     np.testing.assert_array_equal(X, before)
-    assert out is X  # already valid: no copy is made, so estimators must copy before writing
+    assert (
+        out is X
+    )  # already valid: no copy is made, so estimators must copy before writing
 
 
 def test_check_X_y_length_mismatch():
@@ -78,7 +83,9 @@ def test_check_random_state_is_reproducible_and_local():
 def test_check_scalar_bounds():
     assert check_scalar(2, "alpha", low=0, low_inclusive=False) == 2.0
     assert check_scalar(np.inf, "C", low=0, low_inclusive=False) == np.inf
-    with pytest.raises(ValueError, match=r"alpha must be in \(0, inf\]; got 0"):
+    with pytest.raises(
+        ValueError, match=r"alpha must be in \(0, inf\]; got 0"
+    ):
         check_scalar(0, "alpha", low=0, low_inclusive=False)
     with pytest.raises(ValueError, match="real number"):
         check_scalar("1", "alpha")
@@ -91,7 +98,9 @@ def test_check_scalar_bounds():
 def test_check_classification_targets():
     classes, idx = check_classification_targets(np.array(["b", "a", "b"]))
     np.testing.assert_array_equal(classes[idx], ["b", "a", "b"])
-    check_classification_targets([0.0, 1.0, 1.0])  # whole-number floats are labels
+    check_classification_targets(
+        [0.0, 1.0, 1.0]
+    )  # whole-number floats are labels
     with pytest.raises(ValueError, match="continuous"):
         check_classification_targets([0.5, 1.0])
     with pytest.raises(ValueError, match="exactly 2 classes"):
@@ -108,7 +117,10 @@ def test_not_fitted_error_is_both_value_and_attribute_error():
 def test_check_int_accepts_numpy_integers_and_rejects_bools_floats_and_small_values():
     from mllib.validation import check_int
 
-    assert check_int(np.int64(3), "k", low=1) == 3 and type(check_int(np.int64(3), "k")) is int
+    assert (
+        check_int(np.int64(3), "k", low=1) == 3
+        and type(check_int(np.int64(3), "k")) is int
+    )
     for bad in (True, 2.0, "3", None):
         with pytest.raises(ValueError, match="k must be an integer"):
             check_int(bad, "k")

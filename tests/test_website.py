@@ -46,25 +46,50 @@ PAGES = list(parse_toc_yaml(ROOT / "_toc.yml").keys())
 CHAPTERS = [page for page in PAGES if (ROOT / f"{page}.ipynb").exists()]
 INDEX = PAGES[0]  # the root page; index.html redirects to it
 PRELIMINARIES = "chapters/00-preliminaries"
-ARTIFACTS = Path(os.environ.get("BOOK_TEST_ARTIFACTS", ROOT / "_build" / "test-artifacts"))
+ARTIFACTS = Path(
+    os.environ.get("BOOK_TEST_ARTIFACTS", ROOT / "_build" / "test-artifacts")
+)
 
 # Words a reader might search for; each is tested once some chapter's prose uses it
 # ("representer" arrives with the kernels chapter).
 SEARCH_WORDS = ["Lagrangian", "representer"]
 MIN_CONTRAST = 4.5  # WCAG AA for body text
 TIMEOUT_MS = 120_000  # generous: a long chapter typesets in seconds, but the CI machine may be busy
-BROWSER_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-BROWSERS = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]
+BROWSER_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+BROWSERS = [
+    "chromium",
+    "chromium-browser",
+    "google-chrome",
+    "google-chrome-stable",
+]
 
 
 def chapter_markdown(page):
     cells = json.loads((ROOT / f"{page}.ipynb").read_text())["cells"]
-    return "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    return "\n".join(
+        "".join(c["source"]) for c in cells if c["cell_type"] == "markdown"
+    )
 
 
-SEARCHES = {word: pages for word in SEARCH_WORDS
-            if (pages := [page for page in CHAPTERS if re.search(rf"\b{word}\b", chapter_markdown(page), re.I)])}
+SEARCHES = {
+    word: pages
+    for word in SEARCH_WORDS
+    if (
+        pages := [
+            page
+            for page in CHAPTERS
+            if re.search(rf"\b{word}\b", chapter_markdown(page), re.I)
+        ]
+    )
+}
 
 
 def unavailable(reason):
@@ -84,7 +109,9 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 @pytest.fixture(scope="session")
 def server(site):
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(site)))
+    httpd = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(site))
+    )
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
@@ -94,15 +121,23 @@ def server(site):
 
 @pytest.fixture(scope="session")
 def browser():
-    executable = os.environ.get("CHROMIUM") or next(filter(None, map(shutil.which, BROWSERS)), None)
+    executable = os.environ.get("CHROMIUM") or next(
+        filter(None, map(shutil.which, BROWSERS)), None
+    )
     if not executable:
-        unavailable("no Chromium found (install Debian's `chromium` package or set CHROMIUM=/path/to/chrome)")
+        unavailable(
+            "no Chromium found (install Debian's `chromium` package or set CHROMIUM=/path/to/chrome)"
+        )
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        unavailable("Playwright for Python is not installed (pip install -r requirements.txt)")
+        unavailable(
+            "Playwright for Python is not installed (pip install -r requirements.txt)"
+        )
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=executable, args=BROWSER_FLAGS)
+        chromium = playwright.chromium.launch(
+            executable_path=executable, args=BROWSER_FLAGS
+        )
         yield chromium
         chromium.close()
 
@@ -111,24 +146,51 @@ class Visit:
     """One page opened offline, with everything that went wrong on the way recorded."""
 
     def __init__(self, browser, url, theme="light", lands_on=None):
-        self.context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=theme)
+        self.context = browser.new_context(
+            viewport={"width": 1280, "height": 900}, color_scheme=theme
+        )
         self.errors, self.left_the_machine, self.failed = [], [], []
         self.context.route("**/*", self._only_loopback)
         self.page = self.context.new_page()
-        self.page.on("console", lambda m: m.type == "error" and self.errors.append(f"console: {m.text}"))
-        self.page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
-        self.page.on("requestfailed", lambda r: r.url not in self.left_the_machine
-                     and self.failed.append(f"{r.url} ({r.failure})"))
-        self.page.on("response", lambda r: r.status >= 400 and self.failed.append(f"{r.url} (HTTP {r.status})"))
+        self.page.on(
+            "console",
+            lambda m: (
+                m.type == "error" and self.errors.append(f"console: {m.text}")
+            ),
+        )
+        self.page.on(
+            "pageerror", lambda e: self.errors.append(f"uncaught: {e}")
+        )
+        self.page.on(
+            "requestfailed",
+            lambda r: (
+                r.url not in self.left_the_machine
+                and self.failed.append(f"{r.url} ({r.failure})")
+            ),
+        )
+        self.page.on(
+            "response",
+            lambda r: (
+                r.status >= 400
+                and self.failed.append(f"{r.url} (HTTP {r.status})")
+            ),
+        )
         self.page.set_default_timeout(TIMEOUT_MS)
         self.page.goto(url, wait_until="load")
-        if lands_on:  # a redirecting page: wait for the page it sends the reader to
+        if (
+            lands_on
+        ):  # a redirecting page: wait for the page it sends the reader to
             self.page.wait_for_url(lands_on, wait_until="load")
         self.mathjax = self.page.evaluate(TYPESET)
-        self.page.evaluate("document.fonts.ready.then(() => true)")  # MathJax fetches fonts once typeset
+        self.page.evaluate(
+            "document.fonts.ready.then(() => true)"
+        )  # MathJax fetches fonts once typeset
 
     def _only_loopback(self, route):
-        if urlsplit(route.request.url).hostname in ("127.0.0.1", None) or route.request.url.startswith("data:"):
+        if urlsplit(route.request.url).hostname in (
+            "127.0.0.1",
+            None,
+        ) or route.request.url.startswith("data:"):
             route.continue_()
         else:
             self.left_the_machine.append(route.request.url)
@@ -155,7 +217,9 @@ def visit(browser, server):
 
     def open_page(page, theme="light"):
         if (page, theme) not in opened:
-            opened[(page, theme)] = Visit(browser, f"{server}/{page}.html", theme)
+            opened[(page, theme)] = Visit(
+                browser, f"{server}/{page}.html", theme
+            )
         return opened[(page, theme)]
 
     yield open_page
@@ -165,7 +229,9 @@ def visit(browser, server):
 
 def screenshot(page, name, **kwargs):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.mouse.move(0, page.viewport_size["height"] - 1)  # no hover tooltip in the picture
+    page.mouse.move(
+        0, page.viewport_size["height"] - 1
+    )  # no hover tooltip in the picture
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), **kwargs)
 
 
@@ -175,7 +241,9 @@ def screenshot(page, name, **kwargs):
 @pytest.mark.parametrize("page", PAGES)
 def test_page_loads_offline_without_errors(visit, page):
     seen = visit(page)
-    assert not seen.left_the_machine, f"{page} requests files from the network: {seen.left_the_machine}"
+    assert not seen.left_the_machine, (
+        f"{page} requests files from the network: {seen.left_the_machine}"
+    )
     assert not seen.failed, f"{page}: failed requests: {seen.failed}"
     assert not seen.errors, f"{page}: {seen.errors}"
 
@@ -201,10 +269,18 @@ def test_display_math_is_typeset(visit, page):
     math = seen.page.evaluate(MATH_STATE)
     if math["display"] or math["inline"]:
         assert seen.mathjax == "ok", f"{page}: {seen.mathjax}"
-    assert math["typeset"] == math["display"], f"{page}: {math['typeset']} of {math['display']} display equations typeset"
-    assert math["inlineTypeset"] == math["inline"], f"{page}: {math['inlineTypeset']} of {math['inline']} inline formulas typeset"
-    assert not math["errors"], f"{page}: MathJax could not render {math['errors']}"
-    assert math["raw"] == 0, f"{page}: {math['raw']} raw TeX delimiters left in the text"
+    assert math["typeset"] == math["display"], (
+        f"{page}: {math['typeset']} of {math['display']} display equations typeset"
+    )
+    assert math["inlineTypeset"] == math["inline"], (
+        f"{page}: {math['inlineTypeset']} of {math['inline']} inline formulas typeset"
+    )
+    assert not math["errors"], (
+        f"{page}: MathJax could not render {math['errors']}"
+    )
+    assert math["raw"] == 0, (
+        f"{page}: {math['raw']} raw TeX delimiters left in the text"
+    )
 
 
 IMAGES = """() => [...document.querySelectorAll('article.bd-article img')].map(img => ({
@@ -219,13 +295,22 @@ IMAGES = """() => [...document.querySelectorAll('article.bd-article img')].map(i
 def test_every_image_loads_and_is_described(visit, page):
     images = visit(page).page.evaluate(IMAGES)
     for image in images:
-        assert image["complete"] and image["width"] > 0, f"{page}: image did not load: {image['src']}"
+        assert image["complete"] and image["width"] > 0, (
+            f"{page}: image did not load: {image['src']}"
+        )
         # A widget's live output has no caption of its own: CONTRIBUTING.md puts a captioned
         # static figure of the same thing next to every widget demo.
         if not image["widget"]:
-            assert image["alt"] or image["caption"], f"{page}: image without alt text or caption: {image['src']}"
-    if page in CHAPTERS and "plt.show()" in (ROOT / f"{page}.ipynb").read_text():
-        assert any(not image["widget"] for image in images), f"{page} draws figures but shows none"
+            assert image["alt"] or image["caption"], (
+                f"{page}: image without alt text or caption: {image['src']}"
+            )
+    if (
+        page in CHAPTERS
+        and "plt.show()" in (ROOT / f"{page}.ipynb").read_text()
+    ):
+        assert any(not image["widget"] for image in images), (
+            f"{page} draws figures but shows none"
+        )
 
 
 WIDGETS = """async () => {
@@ -247,12 +332,22 @@ WIDGETS = """async () => {
 @pytest.mark.parametrize("page", PAGES)
 def test_widget_demos_render_their_initial_view(visit, page):
     state = visit(page).page.evaluate(WIDGETS)
-    assert state["rendered"] == state["views"], f"{page}: {state['rendered']} of {state['views']} widget views rendered"
-    assert state["placeholders"] == 0, f"{page}: a widget shows its 'Loading widget...' placeholder"
-    assert all(width > 0 for width in state["outputImages"]), f"{page}: a widget's figure did not load"
+    assert state["rendered"] == state["views"], (
+        f"{page}: {state['rendered']} of {state['views']} widget views rendered"
+    )
+    assert state["placeholders"] == 0, (
+        f"{page}: a widget shows its 'Loading widget...' placeholder"
+    )
+    assert all(width > 0 for width in state["outputImages"]), (
+        f"{page}: a widget's figure did not load"
+    )
     source = (ROOT / f"{page}.ipynb").read_text() if page in CHAPTERS else ""
-    if "interact(" in source:  # an interact demo: its control and its initial figure must show
-        assert state["controls"] >= 1 and len(state["outputImages"]) >= 1, f"{page}: interact demo not rendered: {state}"
+    if (
+        "interact(" in source
+    ):  # an interact demo: its control and its initial figure must show
+        assert state["controls"] >= 1 and len(state["outputImages"]) >= 1, (
+            f"{page}: interact demo not rendered: {state}"
+        )
 
 
 def test_the_preliminaries_widget_demo_is_checked():
@@ -279,28 +374,41 @@ def open_solution(seen, index):
     """Click a solution's "show" button, as a reader does, and wait for its body to appear."""
     solution = seen.page.locator("div.solution").nth(index)
     solution.locator("button.toggle-button").click()
-    seen.page.wait_for_function(f"() => ({SOLUTIONS})()[{index}].visible > 0 && "
-                                f"[...document.querySelectorAll('div.solution')][{index}].getAnimations({{subtree: true}}).length === 0")
+    seen.page.wait_for_function(
+        f"() => ({SOLUTIONS})()[{index}].visible > 0 && "
+        f"[...document.querySelectorAll('div.solution')][{index}].getAnimations({{subtree: true}}).length === 0"
+    )
     return solution
 
 
 def show_exercise_of(seen, solution):
     """Scroll so that the exercise and the start of its opened solution fill the viewport."""
-    seen.page.evaluate("el => (el.previousElementSibling || el).scrollIntoView()", solution.element_handle())
+    seen.page.evaluate(
+        "el => (el.previousElementSibling || el).scrollIntoView()",
+        solution.element_handle(),
+    )
 
 
 @pytest.mark.parametrize("page", CHAPTERS)
 def test_exercise_solutions_start_hidden_and_open_on_click(visit, page):
     seen = visit(page)
     solutions = seen.page.evaluate(SOLUTIONS)
-    assert len(solutions) >= 3, f"{page}: {len(solutions)} solutions on the page"
+    assert len(solutions) >= 3, (
+        f"{page}: {len(solutions)} solutions on the page"
+    )
     for before in solutions:
-        assert before["hidden"] and before["visible"] == 0, f"{page}: solution {before['id']} is open before a click"
+        assert before["hidden"] and before["visible"] == 0, (
+            f"{page}: solution {before['id']} is open before a click"
+        )
     for index, before in enumerate(solutions):
         open_solution(seen, index)
         after = seen.page.evaluate(SOLUTIONS)
-        assert not after[index]["hidden"] and after[index]["visible"] > 0, f"{page}: {before['id']} stays closed after a click"
-        assert all(other["hidden"] for other in after[index + 1:]), f"{page}: a click on {before['id']} opened others"
+        assert not after[index]["hidden"] and after[index]["visible"] > 0, (
+            f"{page}: {before['id']} stays closed after a click"
+        )
+        assert all(other["hidden"] for other in after[index + 1 :]), (
+            f"{page}: a click on {before['id']} opened others"
+        )
     assert not seen.errors, f"{page}: {seen.errors}"
 
 
@@ -318,10 +426,18 @@ def test_screenshot_an_exercise_with_its_solution_open(browser, server, theme):
 def launch_links(page):
     repository = CONFIG["repository"]
     owner_repo = urlsplit(repository["url"]).path.strip("/")
-    notebook = f"{repository.get('path_to_book', '').strip('/')}/{page}.ipynb".lstrip("/")
+    notebook = (
+        f"{repository.get('path_to_book', '').strip('/')}/{page}.ipynb".lstrip(
+            "/"
+        )
+    )
     binder = CONFIG["launch_buttons"]["binderhub_url"].rstrip("/")
     colab = CONFIG["launch_buttons"]["colab_url"].rstrip("/")
-    interface = "lab/tree" if CONFIG["launch_buttons"].get("notebook_interface") == "jupyterlab" else "tree"
+    interface = (
+        "lab/tree"
+        if CONFIG["launch_buttons"].get("notebook_interface") == "jupyterlab"
+        else "tree"
+    )
     return {
         "Binder": f"{binder}/v2/gh/{owner_repo}/{repository['branch']}?urlpath={interface}/{notebook}",
         "Colab": f"{colab}/github/{owner_repo}/blob/{repository['branch']}/{notebook}",
@@ -332,8 +448,17 @@ def test_binder_builds_from_the_root_requirements():
     """repo2docker ignores requirements.txt when one of these exists (a binder/ folder hides every
     root file; environment.yml and a Dockerfile take precedence), and installs a local package
     only if requirements.txt names it."""
-    for overriding in ("binder", ".binder", "environment.yml", "environment.yaml", "Dockerfile", "Pipfile"):
-        assert not (ROOT / overriding).exists(), f"{overriding} would change what Binder installs"
+    for overriding in (
+        "binder",
+        ".binder",
+        "environment.yml",
+        "environment.yaml",
+        "Dockerfile",
+        "Pipfile",
+    ):
+        assert not (ROOT / overriding).exists(), (
+            f"{overriding} would change what Binder installs"
+        )
     assert re.search(r"^-e \.$", (ROOT / "requirements.txt").read_text(), re.M)
 
 
@@ -343,12 +468,18 @@ def test_launch_links_open_this_repository_branch_and_notebook(visit, page):
     assert (ROOT / notebook).is_file()
     assert CONFIG["repository"]["branch"] == "main"
     links = visit(page).page.eval_on_selector_all(
-        ".dropdown-launch-buttons a", "links => links.map(a => [a.textContent.trim(), a.href])")
+        ".dropdown-launch-buttons a",
+        "links => links.map(a => [a.textContent.trim(), a.href])",
+    )
     found = dict(links)
     for name, url in expected.items():
-        assert found.get(name) == url, f"{page}: {name} link is {found.get(name)}, expected {url}"
+        assert found.get(name) == url, (
+            f"{page}: {name} link is {found.get(name)}, expected {url}"
+        )
     binder_query = parse_qs(urlsplit(found["Binder"]).query)
-    assert binder_query["urlpath"][0].endswith(quote(notebook)), found["Binder"]
+    assert binder_query["urlpath"][0].endswith(quote(notebook)), found[
+        "Binder"
+    ]
 
 
 CONTRAST = """() => {
@@ -387,11 +518,18 @@ CONTRAST = """() => {
 def switch_theme(seen, theme):
     """Press the theme switch, as a reader does, until the page is in `theme`."""
     for _ in range(3):
-        if seen.page.evaluate("document.documentElement.dataset.theme") == theme:
+        if (
+            seen.page.evaluate("document.documentElement.dataset.theme")
+            == theme
+        ):
             break
         seen.page.locator(".theme-switch-button").first.click()
-    assert seen.page.evaluate("document.documentElement.dataset.theme") == theme
-    seen.page.wait_for_timeout(300)  # let colour transitions finish before measuring
+    assert (
+        seen.page.evaluate("document.documentElement.dataset.theme") == theme
+    )
+    seen.page.wait_for_timeout(
+        300
+    )  # let colour transitions finish before measuring
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
@@ -403,16 +541,24 @@ def test_theme_switch_keeps_figures_and_equations_readable(visit, page, theme):
         state = seen.page.evaluate(CONTRAST)
         assert state["equations"], f"{page}: no typeset equations to measure"
         worst = min(state["equations"], key=lambda e: e["contrast"])
-        assert worst["contrast"] >= MIN_CONTRAST, f"{page} ({theme}): equation {worst['tex']!r} has contrast {worst['contrast']:.2f}"
+        assert worst["contrast"] >= MIN_CONTRAST, (
+            f"{page} ({theme}): equation {worst['tex']!r} has contrast {worst['contrast']:.2f}"
+        )
         for figure in state["figures"]:
-            assert figure["transparent"] == 0, f"{page} ({theme}): figure {figure['src']} is {figure['transparent']:.0%} transparent"
-            assert figure["opacity"] == 1 and "invert" not in figure["filter"], f"{page} ({theme}): figure styled {figure}"
+            assert figure["transparent"] == 0, (
+                f"{page} ({theme}): figure {figure['src']} is {figure['transparent']:.0%} transparent"
+            )
+            assert (
+                figure["opacity"] == 1 and "invert" not in figure["filter"]
+            ), f"{page} ({theme}): figure styled {figure}"
         if page == PRELIMINARIES:
             seen.page.evaluate("window.scrollTo(0, 0)")
             screenshot(seen.page, f"preliminaries-{theme}")
             seen.page.locator("figure").first.scroll_into_view_if_needed()
             screenshot(seen.page, f"preliminaries-figure-{theme}")
-            seen.page.locator(".cell_output .widget-slider").first.scroll_into_view_if_needed()
+            seen.page.locator(
+                ".cell_output .widget-slider"
+            ).first.scroll_into_view_if_needed()
             screenshot(seen.page, f"preliminaries-widget-{theme}")
     finally:
         switch_theme(seen, "light")
@@ -420,12 +566,21 @@ def test_theme_switch_keeps_figures_and_equations_readable(visit, page, theme):
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_index_screenshots(browser, server, theme):
-    seen = Visit(browser, f"{server}/index.html", theme="light", lands_on=f"{server}/{INDEX}.html")
+    seen = Visit(
+        browser,
+        f"{server}/index.html",
+        theme="light",
+        lands_on=f"{server}/{INDEX}.html",
+    )
     try:
         switch_theme(seen, theme)
         screenshot(seen.page, f"index-{theme}")
-        assert not seen.errors and not seen.failed and not seen.left_the_machine
-        search_fields = seen.page.locator(".search-button-field:visible, .bd-search input:visible").count()
+        assert (
+            not seen.errors and not seen.failed and not seen.left_the_machine
+        )
+        search_fields = seen.page.locator(
+            ".search-button-field:visible, .bd-search input:visible"
+        ).count()
         assert search_fields == 1, f"{search_fields} search fields on the page"
     finally:
         seen.close()
@@ -443,11 +598,22 @@ def test_search_words_cover_the_preliminaries():
 def test_search_finds_the_chapters_using_a_word(browser, server, word):
     seen = Visit(browser, f"{server}/search.html?q={word}")
     try:
-        seen.page.wait_for_function("() => document.querySelector('#search-results p.search-summary')?.textContent.includes('Search finished')")
-        hits = seen.page.eval_on_selector_all("#search-results ul.search li a", "links => links.map(a => a.href)")
-        found = {urlsplit(hit).path.lstrip("/").removesuffix(".html") for hit in hits}
-        assert set(SEARCHES[word]) <= found, f"searching {word!r} misses {set(SEARCHES[word]) - found}; found {sorted(found)}"
-        assert not seen.errors and not seen.left_the_machine, seen.errors + seen.left_the_machine
+        seen.page.wait_for_function(
+            "() => document.querySelector('#search-results p.search-summary')?.textContent.includes('Search finished')"
+        )
+        hits = seen.page.eval_on_selector_all(
+            "#search-results ul.search li a", "links => links.map(a => a.href)"
+        )
+        found = {
+            urlsplit(hit).path.lstrip("/").removesuffix(".html")
+            for hit in hits
+        }
+        assert set(SEARCHES[word]) <= found, (
+            f"searching {word!r} misses {set(SEARCHES[word]) - found}; found {sorted(found)}"
+        )
+        assert not seen.errors and not seen.left_the_machine, (
+            seen.errors + seen.left_the_machine
+        )
     finally:
         seen.close()
 
@@ -458,12 +624,19 @@ def test_search_finds_the_chapters_using_a_word(browser, server, word):
 def test_execution_report_lists_every_chapter_with_its_run_time(visit):
     rows = visit("execution-report").page.eval_on_selector_all(
         "article.bd-article table tbody tr",
-        "rows => rows.map(r => [...r.querySelectorAll('td')].map(td => td.textContent.trim()))")
+        "rows => rows.map(r => [...r.querySelectorAll('td')].map(td => td.textContent.trim()))",
+    )
     by_page = {row[0]: row for row in rows}
     for page in CHAPTERS:
-        assert page in by_page, f"{page} is missing from the execution report: {sorted(by_page)}"
+        assert page in by_page, (
+            f"{page} is missing from the execution report: {sorted(by_page)}"
+        )
         document, modified, method, seconds, status = by_page[page]
-        assert method in ("cache", "auto", "force") and float(seconds) > 0 and status == "\u2705", by_page[page]
+        assert (
+            method in ("cache", "auto", "force")
+            and float(seconds) > 0
+            and status == "\u2705"
+        ), by_page[page]
 
 
 # --------------------------------------------------------------------------- what the site serves
@@ -471,18 +644,32 @@ def test_execution_report_lists_every_chapter_with_its_run_time(visit):
 
 def test_pages_name_the_configured_repository():
     """running.md tells readers what to clone; it must be the repository _config.yml names."""
-    urls = set(re.findall(r"https://github\.com/[\w.-]+/[\w.-]+", (ROOT / "running.md").read_text()))
+    urls = set(
+        re.findall(
+            r"https://github\.com/[\w.-]+/[\w.-]+",
+            (ROOT / "running.md").read_text(),
+        )
+    )
     assert urls == {CONFIG["repository"]["url"]}
 
 
 def test_vendored_widget_scripts_are_the_published_files():
     """_ext/static/widgets/ holds npm files verbatim (see _ext/README.md); SHA256SUMS pins them."""
     folder = ROOT / "_ext" / "static" / "widgets"
-    listed = dict(reversed(line.split(maxsplit=1)) for line in (folder / "SHA256SUMS").read_text().splitlines())
-    on_disk = {f"./{p.relative_to(folder).as_posix()}" for p in folder.rglob("*") if p.suffix in (".js", ".woff2")}
+    listed = dict(
+        reversed(line.split(maxsplit=1))
+        for line in (folder / "SHA256SUMS").read_text().splitlines()
+    )
+    on_disk = {
+        f"./{p.relative_to(folder).as_posix()}"
+        for p in folder.rglob("*")
+        if p.suffix in (".js", ".woff2")
+    }
     assert set(listed) == on_disk
     for name, digest in listed.items():
-        assert hashlib.sha256((folder / name).read_bytes()).hexdigest() == digest, f"{name} differs from the published file"
+        assert (
+            hashlib.sha256((folder / name).read_bytes()).hexdigest() == digest
+        ), f"{name} differs from the published file"
     for name in {os.path.dirname(name) for name in listed}:
         assert (folder / name / "LICENSE").is_file(), f"{name} has no licence"
 
@@ -492,13 +679,20 @@ def test_config_points_the_widget_loader_at_the_vendored_files():
     assert loaders and all("://" not in path for path in loaders)
     for path in loaders:
         assert (ROOT / "_ext" / "static" / path).is_file(), path
-    assert [Path(path).name for path in loaders] == ["require.js", "embed-amd.js"], "require.js must load first"
+    assert [Path(path).name for path in loaders] == [
+        "require.js",
+        "embed-amd.js",
+    ], "require.js must load first"
 
 
 def test_mathjax_comes_from_the_offline_package():
     import importlib.util
 
-    package = Path(importlib.util.find_spec("sphinx-mathjax-offline").origin).parent
+    package = Path(
+        importlib.util.find_spec("sphinx-mathjax-offline").origin
+    ).parent
     bundle = (package / "static" / "mathjax" / "tex-chtml.js").read_text()
-    assert re.search(r'VERSION="3\.\d+\.\d+"', bundle), "MathJax 3 expected (the book uses MathJax 3 configuration)"
+    assert re.search(r'VERSION="3\.\d+\.\d+"', bundle), (
+        "MathJax 3 expected (the book uses MathJax 3 configuration)"
+    )
     assert (ROOT / "_ext" / "static" / "mathjax" / "LICENSE").is_file()

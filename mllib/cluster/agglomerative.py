@@ -20,9 +20,13 @@ def cut_tree(children, n_leaves, n_clusters):
     for i, (a, b) in enumerate(children[:n_merges]):
         parent[a] = parent[b] = n_leaves + i
     root = parent.copy()
-    for node in range(n_leaves + n_merges - 1, -1, -1):  # a parent is newer, so already resolved
+    for node in range(
+        n_leaves + n_merges - 1, -1, -1
+    ):  # a parent is newer, so already resolved
         root[node] = root[parent[node]]
-    _, first, labels = np.unique(root[:n_leaves], return_index=True, return_inverse=True)
+    _, first, labels = np.unique(
+        root[:n_leaves], return_index=True, return_inverse=True
+    )
     return np.argsort(np.argsort(first))[labels]
 
 
@@ -75,7 +79,9 @@ class AgglomerativeClustering(BaseEstimator):
     Müllner, *Modern hierarchical, agglomerative clustering algorithms*, arXiv:1109.2378 (2011).
     """
 
-    def __init__(self, n_clusters=2, *, linkage="ward", distance_threshold=None):
+    def __init__(
+        self, n_clusters=2, *, linkage="ward", distance_threshold=None
+    ):
         self.n_clusters = n_clusters
         self.linkage = linkage
         self.distance_threshold = distance_threshold
@@ -84,23 +90,37 @@ class AgglomerativeClustering(BaseEstimator):
         """Build the merge tree of ``X`` of shape (n_samples, n_features) and cut it. Returns self."""
         X = self._validate_data(X, reset=True)
         if self.linkage not in LINKAGES:
-            raise ValueError(f"linkage must be one of {LINKAGES}; got {self.linkage!r}.")
+            raise ValueError(
+                f"linkage must be one of {LINKAGES}; got {self.linkage!r}."
+            )
         if (self.n_clusters is None) == (self.distance_threshold is None):
-            raise ValueError("Set exactly one of n_clusters and distance_threshold (the other to None); "
-                             f"got n_clusters={self.n_clusters!r}, distance_threshold={self.distance_threshold!r}.")
+            raise ValueError(
+                "Set exactly one of n_clusters and distance_threshold (the other to None); "
+                f"got n_clusters={self.n_clusters!r}, distance_threshold={self.distance_threshold!r}."
+            )
         if len(X) < 2:
-            raise ValueError("Hierarchical clustering needs at least 2 samples.")
-        self.linkage_matrix_ = hierarchy.linkage(X, method=self.linkage, metric="euclidean")
+            raise ValueError(
+                "Hierarchical clustering needs at least 2 samples."
+            )
+        self.linkage_matrix_ = hierarchy.linkage(
+            X, method=self.linkage, metric="euclidean"
+        )
         self.children_ = self.linkage_matrix_[:, :2].astype(int)
         self.distances_ = self.linkage_matrix_[:, 2].copy()
         self.n_leaves_ = len(X)
         if self.distance_threshold is None:
             self.n_clusters_ = check_int(self.n_clusters, "n_clusters", low=1)
             if self.n_clusters_ > len(X):
-                raise ValueError(f"n_clusters={self.n_clusters_} is larger than the number of samples ({len(X)}).")
+                raise ValueError(
+                    f"n_clusters={self.n_clusters_} is larger than the number of samples ({len(X)})."
+                )
         else:
-            threshold = check_scalar(self.distance_threshold, "distance_threshold", low=0)
-            self.n_clusters_ = int(np.count_nonzero(self.distances_ >= threshold)) + 1
+            threshold = check_scalar(
+                self.distance_threshold, "distance_threshold", low=0
+            )
+            self.n_clusters_ = (
+                int(np.count_nonzero(self.distances_ >= threshold)) + 1
+            )
         self.labels_ = cut_tree(self.children_, len(X), self.n_clusters_)
         return self
 

@@ -19,13 +19,19 @@ def radius_neighbors_graph(X, eps, *, chunk_bytes=2**25):
     rows, cols = [], []
     chunk = max(1, chunk_bytes // (8 * len(X)))
     for start in range(0, len(X), chunk):
-        block = squared_euclidean_distances(X[start:start + chunk], X) <= eps**2
-        block[np.arange(len(block)), start + np.arange(len(block))] = True  # immune to rounding
+        block = (
+            squared_euclidean_distances(X[start : start + chunk], X) <= eps**2
+        )
+        block[np.arange(len(block)), start + np.arange(len(block))] = (
+            True  # immune to rounding
+        )
         r, c = np.nonzero(block)
         rows.append(r + start)
         cols.append(c)
     rows, cols = np.concatenate(rows), np.concatenate(cols)
-    return csr_matrix((np.ones(len(rows), dtype=bool), (rows, cols)), shape=(len(X), len(X)))
+    return csr_matrix(
+        (np.ones(len(rows), dtype=bool), (rows, cols)), shape=(len(X), len(X))
+    )
 
 
 class DBSCAN(BaseEstimator):
@@ -83,7 +89,9 @@ class DBSCAN(BaseEstimator):
         core_index = np.flatnonzero(core)
 
         # clusters of core points: connected components, numbered by their first core point
-        _, component = connected_components(neighbors[core][:, core], directed=False)
+        _, component = connected_components(
+            neighbors[core][:, core], directed=False
+        )
         _, first = np.unique(component, return_index=True)
         rank = np.empty(len(first), dtype=int)
         rank[np.argsort(first)] = np.arange(len(first))

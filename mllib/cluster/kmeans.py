@@ -7,7 +7,12 @@ import numpy as np
 from ..base import BaseEstimator, TransformerMixin
 from ..exceptions import ConvergenceWarning
 from ..kernels import squared_euclidean_distances
-from ..validation import check_array, check_int, check_random_state, check_scalar
+from ..validation import (
+    check_array,
+    check_int,
+    check_random_state,
+    check_scalar,
+)
 from .kmeans_plusplus import kmeans_plusplus
 
 
@@ -72,12 +77,16 @@ def lloyd(X, centers, *, max_iter=300, tol=0.0):
         new_centers = update_centers(X, labels, squared_distances, centers)
         shift = np.sum((new_centers - centers) ** 2)
         centers = new_centers
-        if previous_labels is not None and np.array_equal(labels, previous_labels):
+        if previous_labels is not None and np.array_equal(
+            labels, previous_labels
+        ):
             converged = True  # the update step reproduced the same centres
             break
         if shift <= tol:
             converged = True
-            labels = assign_labels(X, centers)[0]  # labels that match the final centres
+            labels = assign_labels(X, centers)[
+                0
+            ]  # labels that match the final centres
             break
         previous_labels = labels
     else:
@@ -130,8 +139,16 @@ class KMeans(TransformerMixin, BaseEstimator):
     Hastie, Tibshirani & Friedman, *The Elements of Statistical Learning*, §14.3.6.
     """
 
-    def __init__(self, n_clusters=8, *, init="k-means++", n_init="auto", max_iter=300, tol=1e-4,
-                 random_state=None):
+    def __init__(
+        self,
+        n_clusters=8,
+        *,
+        init="k-means++",
+        n_init="auto",
+        max_iter=300,
+        tol=1e-4,
+        random_state=None,
+    ):
         self.n_clusters = n_clusters
         self.init = init
         self.n_init = n_init
@@ -144,9 +161,13 @@ class KMeans(TransformerMixin, BaseEstimator):
         X = self._validate_data(X, reset=True)
         n_clusters = check_int(self.n_clusters, "n_clusters", low=1)
         if n_clusters > len(X):
-            raise ValueError(f"n_clusters={n_clusters} is larger than the number of samples ({len(X)}).")
+            raise ValueError(
+                f"n_clusters={n_clusters} is larger than the number of samples ({len(X)})."
+            )
         max_iter = check_int(self.max_iter, "max_iter", low=1)
-        tol = check_scalar(self.tol, "tol", low=0) * float(np.mean(np.var(X, axis=0)))
+        tol = check_scalar(self.tol, "tol", low=0) * float(
+            np.mean(np.var(X, axis=0))
+        )
         init, n_init = self._check_init(X, n_clusters)
         rng = check_random_state(self.random_state)
 
@@ -161,14 +182,26 @@ class KMeans(TransformerMixin, BaseEstimator):
             run = lloyd(X, centers, max_iter=max_iter, tol=tol)
             if best is None or run[2] < best[2]:
                 best = run
-        self.cluster_centers_, self.labels_, self.inertia_, self.n_iter_, converged = best
+        (
+            self.cluster_centers_,
+            self.labels_,
+            self.inertia_,
+            self.n_iter_,
+            converged,
+        ) = best
         if not converged:
-            warnings.warn(f"k-means stopped at max_iter={max_iter} before its centres settled; "
-                          "increase max_iter or tol.", ConvergenceWarning)
+            warnings.warn(
+                f"k-means stopped at max_iter={max_iter} before its centres settled; "
+                "increase max_iter or tol.",
+                ConvergenceWarning,
+            )
         found = len(np.unique(self.labels_))
         if found < n_clusters:
-            warnings.warn(f"Only {found} distinct clusters were found for n_clusters={n_clusters}; "
-                          "X probably has fewer distinct points than that.", ConvergenceWarning)
+            warnings.warn(
+                f"Only {found} distinct clusters were found for n_clusters={n_clusters}; "
+                "X probably has fewer distinct points than that.",
+                ConvergenceWarning,
+            )
         return self
 
     def _check_init(self, X, n_clusters):
@@ -176,20 +209,31 @@ class KMeans(TransformerMixin, BaseEstimator):
             check_int(self.n_init, "n_init", low=1)
         if isinstance(self.init, str):
             if self.init not in ("k-means++", "random"):
-                raise ValueError(f'init must be "k-means++", "random" or an array of centres; got {self.init!r}.')
-            return self.init, (10 if self.init == "random" else 1) if self.n_init == "auto" else self.n_init
+                raise ValueError(
+                    f'init must be "k-means++", "random" or an array of centres; got {self.init!r}.'
+                )
+            return self.init, (
+                10 if self.init == "random" else 1
+            ) if self.n_init == "auto" else self.n_init
         init = check_array(self.init, name="init")
         if init.shape != (n_clusters, X.shape[1]):
-            raise ValueError(f"init has shape {init.shape}, but n_clusters={n_clusters} centres with "
-                             f"{X.shape[1]} features need shape {(n_clusters, X.shape[1])}.")
+            raise ValueError(
+                f"init has shape {init.shape}, but n_clusters={n_clusters} centres with "
+                f"{X.shape[1]} features need shape {(n_clusters, X.shape[1])}."
+            )
         if self.n_init not in ("auto", 1):
-            warnings.warn(f"init is an array, so every run starts from the same centres; doing one run "
-                          f"instead of n_init={self.n_init}.", RuntimeWarning)
+            warnings.warn(
+                f"init is an array, so every run starts from the same centres; doing one run "
+                f"instead of n_init={self.n_init}.",
+                RuntimeWarning,
+            )
         return init, 1
 
     def predict(self, X):
         """Index of the nearest centre for each row of ``X``, shape (n_samples,)."""
-        return assign_labels(self._validate_data(X, reset=False), self.cluster_centers_)[0]
+        return assign_labels(
+            self._validate_data(X, reset=False), self.cluster_centers_
+        )[0]
 
     def fit_predict(self, X, y=None):
         """``fit(X).labels_``."""
@@ -197,8 +241,18 @@ class KMeans(TransformerMixin, BaseEstimator):
 
     def transform(self, X):
         """Euclidean distances from each row of ``X`` to each centre, shape (n_samples, n_clusters)."""
-        return np.sqrt(squared_euclidean_distances(self._validate_data(X, reset=False), self.cluster_centers_))
+        return np.sqrt(
+            squared_euclidean_distances(
+                self._validate_data(X, reset=False), self.cluster_centers_
+            )
+        )
 
     def score(self, X, y=None):
         """Minus the inertia of ``X`` with respect to the fitted centres (larger is better)."""
-        return -float(np.sum(assign_labels(self._validate_data(X, reset=False), self.cluster_centers_)[1]))
+        return -float(
+            np.sum(
+                assign_labels(
+                    self._validate_data(X, reset=False), self.cluster_centers_
+                )[1]
+            )
+        )

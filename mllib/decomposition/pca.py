@@ -81,32 +81,50 @@ class PCA(TransformerMixin, BaseEstimator):
         X = self._validate_data(X, reset=True)
         n, d = X.shape
         if n < 2:
-            raise ValueError("PCA needs at least 2 samples to estimate variances (divisor n - 1); got 1.")
+            raise ValueError(
+                "PCA needs at least 2 samples to estimate variances (divisor n - 1); got 1."
+            )
         solver = self._solver(n, d)
         self.mean_ = X.mean(axis=0)
-        X_centred = X - self.mean_                     # a new array: the caller's X is untouched
+        X_centred = X - self.mean_  # a new array: the caller's X is untouched
         rank_bound = min(n, d)
         if solver == "full":
-            _, singular_values, Vt = svd(X_centred, full_matrices=False, check_finite=False)
+            _, singular_values, Vt = svd(
+                X_centred, full_matrices=False, check_finite=False
+            )
             variances = singular_values**2 / (n - 1)
         else:
             # Centre before forming S: the shortcut X^T X - n x̄x̄^T cancels catastrophically
             # when the mean is large compared with the spread.
-            eigenvalues, V = eigh(X_centred.T @ X_centred / (n - 1), check_finite=False)
+            eigenvalues, V = eigh(
+                X_centred.T @ X_centred / (n - 1), check_finite=False
+            )
             # eigh sorts ascending; rounding can leave a zero eigenvalue slightly negative.
             variances = np.clip(eigenvalues[::-1][:rank_bound], 0.0, None)
             Vt = V[:, ::-1].T[:rank_bound]
             singular_values = np.sqrt(variances * (n - 1))
         total = variances.sum()
         if total <= 0:
-            raise ValueError("X has zero variance: every sample is the same point, so there are no "
-                             "principal directions. Check the data.")
+            raise ValueError(
+                "X has zero variance: every sample is the same point, so there are no "
+                "principal directions. Check the data."
+            )
         ratios = variances / total
         k = self._number_of_components(ratios, rank_bound)
-        if self.whiten and variances[k - 1] <= max(n, d) * np.finfo(float).eps * variances[0]:
-            rank = int(np.sum(variances > max(n, d) * np.finfo(float).eps * variances[0]))
-            raise ValueError(f"whiten=True would divide by a zero variance: the centred data have numerical "
-                             f"rank {rank}, but n_components={k}. Set n_components to at most {rank}.")
+        if (
+            self.whiten
+            and variances[k - 1]
+            <= max(n, d) * np.finfo(float).eps * variances[0]
+        ):
+            rank = int(
+                np.sum(
+                    variances > max(n, d) * np.finfo(float).eps * variances[0]
+                )
+            )
+            raise ValueError(
+                f"whiten=True would divide by a zero variance: the centred data have numerical "
+                f"rank {rank}, but n_components={k}. Set n_components to at most {rank}."
+            )
         self.components_ = _flip_signs(Vt[:k])
         self.explained_variance_ = variances[:k]
         self.explained_variance_ratio_ = ratios[:k]
@@ -128,15 +146,19 @@ class PCA(TransformerMixin, BaseEstimator):
         check_is_fitted(self)
         Z = check_array(Z, name="Z")
         if Z.shape[1] != self.n_components_:
-            raise ValueError(f"Z has {Z.shape[1]} columns, but this PCA keeps {self.n_components_} "
-                             "components. Pass the output of transform.")
+            raise ValueError(
+                f"Z has {Z.shape[1]} columns, but this PCA keeps {self.n_components_} "
+                "components. Pass the output of transform."
+            )
         if self.whiten:
             Z = Z * np.sqrt(self.explained_variance_)
         return Z @ self.components_ + self.mean_
 
     def _solver(self, n, d):
         if self.svd_solver not in SOLVERS:
-            raise ValueError(f"svd_solver must be one of {SOLVERS}; got {self.svd_solver!r}.")
+            raise ValueError(
+                f"svd_solver must be one of {SOLVERS}; got {self.svd_solver!r}."
+            )
         if self.svd_solver == "auto":
             return "covariance_eigh" if n >= 10 * d and d <= 1000 else "full"
         return self.svd_solver
@@ -147,14 +169,23 @@ class PCA(TransformerMixin, BaseEstimator):
             return rank_bound
         if isinstance(k, Integral) and not isinstance(k, bool):
             if not 1 <= k <= rank_bound:
-                raise ValueError(f"n_components={k} must be between 1 and min(n_samples, n_features)="
-                                 f"{rank_bound}.")
+                raise ValueError(
+                    f"n_components={k} must be between 1 and min(n_samples, n_features)="
+                    f"{rank_bound}."
+                )
             return int(k)
         if isinstance(k, Real) and not isinstance(k, bool) and 0 < k < 1:
             # The smallest k whose cumulative ratio exceeds the fraction (scikit-learn's rule).
-            return int(min(np.searchsorted(np.cumsum(ratios), k, side="right") + 1, rank_bound))
-        raise ValueError(f"n_components must be None, an int >= 1 or a float in (0, 1) (a fraction of "
-                         f"variance to keep); got {k!r}.")
+            return int(
+                min(
+                    np.searchsorted(np.cumsum(ratios), k, side="right") + 1,
+                    rank_bound,
+                )
+            )
+        raise ValueError(
+            f"n_components must be None, an int >= 1 or a float in (0, 1) (a fraction of "
+            f"variance to keep); got {k!r}."
+        )
 
 
 def _flip_signs(components):

@@ -3,7 +3,10 @@
 from .adaboost import AdaBoostClassifier
 from .bagging import BaggingClassifier, BaggingRegressor
 from .forest import RandomForestClassifier, RandomForestRegressor
-from .gradient_boosting import GradientBoostingClassifier, GradientBoostingRegressor
+from .gradient_boosting import (
+    GradientBoostingClassifier,
+    GradientBoostingRegressor,
+)
 
 __all__ = [
     "AdaBoostClassifier",

@@ -27,7 +27,12 @@ import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin, clone
 from ..tree import DecisionTreeClassifier
-from ..validation import check_classification_targets, check_int, check_random_state, check_scalar
+from ..validation import (
+    check_classification_targets,
+    check_int,
+    check_random_state,
+    check_scalar,
+)
 
 
 class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
@@ -54,7 +59,14 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         The weighted errors :math:`\\varepsilon_t` (1 for rounds that did not run).
     """
 
-    def __init__(self, estimator=None, *, n_estimators=50, learning_rate=1.0, random_state=None):
+    def __init__(
+        self,
+        estimator=None,
+        *,
+        n_estimators=50,
+        learning_rate=1.0,
+        random_state=None,
+    ):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
@@ -66,11 +78,19 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         self.classes_, y_index = check_classification_targets(y)
         self.n_classes_ = K = len(self.classes_)
         check_int(self.n_estimators, "n_estimators", low=1)
-        learning_rate = check_scalar(self.learning_rate, "learning_rate", low=0.0, low_inclusive=False)
-        base = self.estimator if self.estimator is not None else DecisionTreeClassifier(max_depth=1)
+        learning_rate = check_scalar(
+            self.learning_rate, "learning_rate", low=0.0, low_inclusive=False
+        )
+        base = (
+            self.estimator
+            if self.estimator is not None
+            else DecisionTreeClassifier(max_depth=1)
+        )
         if "sample_weight" not in inspect.signature(base.fit).parameters:
-            raise ValueError(f"AdaBoost needs a weak learner whose fit accepts sample_weight; "
-                             f"{type(base).__name__}.fit does not.")
+            raise ValueError(
+                f"AdaBoost needs a weak learner whose fit accepts sample_weight; "
+                f"{type(base).__name__}.fit does not."
+            )
         rng = check_random_state(self.random_state)
         self.estimators_ = []
         self.estimator_weights_ = np.zeros(self.n_estimators)
@@ -82,19 +102,33 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
             learner = clone(base)
             if "random_state" in learner.get_params():
                 learner.set_params(random_state=int(rng.integers(2**32)))
-            wrong = learner.fit(X, y_index, sample_weight=weights).predict(X) != y_index
+            wrong = (
+                learner.fit(X, y_index, sample_weight=weights).predict(X)
+                != y_index
+            )
             error = np.average(wrong, weights=weights)
-            if error <= 0:                       # perfect: it alone decides; nothing is left to reweight
+            if (
+                error <= 0
+            ):  # perfect: it alone decides; nothing is left to reweight
                 self.estimators_.append(learner)
-                self.estimator_weights_[t], self.estimator_errors_[t] = 1.0, 0.0
+                self.estimator_weights_[t], self.estimator_errors_[t] = (
+                    1.0,
+                    0.0,
+                )
                 break
-            if error >= 1.0 - 1.0 / K:          # no better than chance: discard it and stop
+            if (
+                error >= 1.0 - 1.0 / K
+            ):  # no better than chance: discard it and stop
                 if not self.estimators_:
-                    raise ValueError(f"The first weak learner has weighted error {error:.3f} >= 1 - 1/K = "
-                                     f"{1 - 1 / K:.3f}, no better than chance; boosting cannot start. "
-                                     "Use a stronger weak learner.")
+                    raise ValueError(
+                        f"The first weak learner has weighted error {error:.3f} >= 1 - 1/K = "
+                        f"{1 - 1 / K:.3f}, no better than chance; boosting cannot start. "
+                        "Use a stronger weak learner."
+                    )
                 break
-            vote = learning_rate * (np.log((1.0 - error) / error) + np.log(K - 1.0))
+            vote = learning_rate * (
+                np.log((1.0 - error) / error) + np.log(K - 1.0)
+            )
             self.estimators_.append(learner)
             self.estimator_weights_[t], self.estimator_errors_[t] = vote, error
             if t < self.n_estimators - 1:
@@ -112,7 +146,11 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
             mine = np.eye(K, dtype=bool)[learner.predict(X)]
             votes += np.where(mine, weight, -weight / (K - 1))
             total += weight
-            yield (votes[:, 1] - votes[:, 0]) / total if K == 2 else votes / total
+            yield (
+                (votes[:, 1] - votes[:, 0]) / total
+                if K == 2
+                else votes / total
+            )
 
     def decision_function(self, X):
         r"""Normalised votes: shape (n_samples, n_classes), or, for two classes, shape (n_samples,)

@@ -25,14 +25,27 @@ import numpy as np
 from ..base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
 from ..metrics import accuracy_score, r2_score
 from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
-from ..validation import check_classification_targets, check_int, check_random_state
+from ..validation import (
+    check_classification_targets,
+    check_int,
+    check_random_state,
+)
 
 
 class BaseBagging(BaseEstimator):
     """The bootstrap loop and the out-of-bag bookkeeping shared by all bagged ensembles."""
 
-    def __init__(self, estimator=None, n_estimators=10, *, max_samples=None, max_features=1.0, bootstrap=True,
-                 oob_score=False, random_state=None):
+    def __init__(
+        self,
+        estimator=None,
+        n_estimators=10,
+        *,
+        max_samples=None,
+        max_features=1.0,
+        bootstrap=True,
+        oob_score=False,
+        random_state=None,
+    ):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.max_samples = max_samples
@@ -43,7 +56,11 @@ class BaseBagging(BaseEstimator):
 
     def _make_estimator(self, seed):
         """A fresh member; its ``random_state`` (if it has one) is ``seed``."""
-        estimator = clone(self.estimator if self.estimator is not None else self._default_estimator())
+        estimator = clone(
+            self.estimator
+            if self.estimator is not None
+            else self._default_estimator()
+        )
         if "random_state" in estimator.get_params():
             estimator.set_params(random_state=seed)
         return estimator
@@ -56,20 +73,44 @@ class BaseBagging(BaseEstimator):
         """Fit ``n_estimators`` members on bootstrap samples of ``(X, y)`` (``y`` encoded); return self."""
         check_int(self.n_estimators, "n_estimators", low=1)
         if self.oob_score and not self.bootstrap:
-            raise ValueError("oob_score=True needs bootstrap=True: without resampling no point is out of bag.")
+            raise ValueError(
+                "oob_score=True needs bootstrap=True: without resampling no point is out of bag."
+            )
         rng = check_random_state(self.random_state)
         n, d = X.shape
-        n_draws = n if self.max_samples is None else _count(self.max_samples, n, "max_samples")
+        n_draws = (
+            n
+            if self.max_samples is None
+            else _count(self.max_samples, n, "max_samples")
+        )
         n_features = self._n_member_features(d)
-        self.estimators_, self.estimators_samples_, self.estimators_features_ = [], [], []
+        (
+            self.estimators_,
+            self.estimators_samples_,
+            self.estimators_features_,
+        ) = [], [], []
         for _ in range(self.n_estimators):
-            drawn = rng.integers(0, n, n_draws) if self.bootstrap else rng.permutation(n)[:n_draws]
-            features = np.arange(d) if n_features == d else np.sort(rng.choice(d, n_features, replace=False))
+            drawn = (
+                rng.integers(0, n, n_draws)
+                if self.bootstrap
+                else rng.permutation(n)[:n_draws]
+            )
+            features = (
+                np.arange(d)
+                if n_features == d
+                else np.sort(rng.choice(d, n_features, replace=False))
+            )
             member = self._make_estimator(int(rng.integers(2**32)))
             counts = np.bincount(drawn, minlength=n)
             if "sample_weight" in inspect.signature(member.fit).parameters:
-                in_bag = np.flatnonzero(counts)   # a point drawn c times weighs c
-                member.fit(X[np.ix_(in_bag, features)], y[in_bag], sample_weight=counts[in_bag].astype(float))
+                in_bag = np.flatnonzero(
+                    counts
+                )  # a point drawn c times weighs c
+                member.fit(
+                    X[np.ix_(in_bag, features)],
+                    y[in_bag],
+                    sample_weight=counts[in_bag].astype(float),
+                )
             else:
                 member.fit(X[np.ix_(drawn, features)], y[drawn])
             self.estimators_.append(member)
@@ -81,24 +122,35 @@ class BaseBagging(BaseEstimator):
 
     def _member_outputs(self, X):
         """Each member's prediction on its own features: a generator of arrays."""
-        for member, features in zip(self.estimators_, self.estimators_features_):
+        for member, features in zip(
+            self.estimators_, self.estimators_features_
+        ):
             yield self._member_output(member, X[:, features])
 
     def _set_oob_score(self, X, y):
         """Average, for each training point, the members that never saw it; score that prediction."""
         total, n_votes = 0.0, np.zeros(len(X))
-        for member, drawn, features in zip(self.estimators_, self.estimators_samples_, self.estimators_features_):
+        for member, drawn, features in zip(
+            self.estimators_,
+            self.estimators_samples_,
+            self.estimators_features_,
+        ):
             out = np.bincount(drawn, minlength=len(X)) == 0
             output = np.zeros((len(X), *self._output_shape()))
             output[out] = self._member_output(member, X[np.ix_(out, features)])
             total, n_votes = total + output, n_votes + out
         seen = n_votes > 0
         if not seen.all():
-            warnings.warn(f"{np.sum(~seen)} training points were in every bootstrap sample and have no out-of-bag "
-                          "prediction; the out-of-bag score uses the others. Use more estimators.", UserWarning,
-                          stacklevel=3)
+            warnings.warn(
+                f"{np.sum(~seen)} training points were in every bootstrap sample and have no out-of-bag "
+                "prediction; the out-of-bag score uses the others. Use more estimators.",
+                UserWarning,
+                stacklevel=3,
+            )
         with np.errstate(invalid="ignore", divide="ignore"):
-            oob = total / n_votes.reshape(-1, *([1] * len(self._output_shape())))
+            oob = total / n_votes.reshape(
+                -1, *([1] * len(self._output_shape()))
+            )
         self._store_oob(oob, y, seen)
 
 
@@ -210,4 +262,6 @@ def _count(value, total, name):
             return int(value)
     elif isinstance(value, numbers.Real) and 0 < value <= 1:
         return max(1, int(value * total))
-    raise ValueError(f"{name} must be an integer in [1, {total}] or a fraction in (0, 1]; got {value!r}.")
+    raise ValueError(
+        f"{name} must be an integer in [1, {total}] or a fraction in (0, 1]; got {value!r}."
+    )

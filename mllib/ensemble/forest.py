@@ -24,9 +24,19 @@ class _Forest:
     """Members are trees with the forest's parameters; every tree sees every feature."""
 
     def _make_estimator(self, seed):
-        tree = DecisionTreeClassifier if isinstance(self, BaggingClassifier) else DecisionTreeRegressor
-        return tree(criterion=self.criterion, max_depth=self.max_depth, min_samples_split=self.min_samples_split,
-                    min_samples_leaf=self.min_samples_leaf, max_features=self.max_features, random_state=seed)
+        tree = (
+            DecisionTreeClassifier
+            if isinstance(self, BaggingClassifier)
+            else DecisionTreeRegressor
+        )
+        return tree(
+            criterion=self.criterion,
+            max_depth=self.max_depth,
+            min_samples_split=self.min_samples_split,
+            min_samples_leaf=self.min_samples_leaf,
+            max_features=self.max_features,
+            random_state=seed,
+        )
 
     def _n_member_features(self, n_features):
         return n_features
@@ -34,7 +44,9 @@ class _Forest:
     @property
     def feature_importances_(self):
         """Mean over the trees of their normalised impurity decreases, shape (n_features,)."""
-        mean = np.mean([tree.feature_importances_ for tree in self.estimators_], axis=0)
+        mean = np.mean(
+            [tree.feature_importances_ for tree in self.estimators_], axis=0
+        )
         return mean / mean.sum() if mean.sum() > 0 else mean
 
 
@@ -58,9 +70,20 @@ class RandomForestClassifier(_Forest, BaggingClassifier):
     feature_importances_
     """
 
-    def __init__(self, n_estimators=100, *, criterion="gini", max_depth=None, min_samples_split=2,
-                 min_samples_leaf=1, max_features="sqrt", bootstrap=True, oob_score=False, random_state=None,
-                 max_samples=None):
+    def __init__(
+        self,
+        n_estimators=100,
+        *,
+        criterion="gini",
+        max_depth=None,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        max_features="sqrt",
+        bootstrap=True,
+        oob_score=False,
+        random_state=None,
+        max_samples=None,
+    ):
         self.n_estimators = n_estimators
         self.criterion = criterion
         self.max_depth = max_depth
@@ -81,9 +104,20 @@ class RandomForestRegressor(_Forest, BaggingRegressor):
     ``oob_score_`` is the out-of-bag :math:`R^2` and ``oob_prediction_`` the out-of-bag predictions.
     """
 
-    def __init__(self, n_estimators=100, *, criterion="squared_error", max_depth=None, min_samples_split=2,
-                 min_samples_leaf=1, max_features=1.0, bootstrap=True, oob_score=False, random_state=None,
-                 max_samples=None):
+    def __init__(
+        self,
+        n_estimators=100,
+        *,
+        criterion="squared_error",
+        max_depth=None,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        max_features=1.0,
+        bootstrap=True,
+        oob_score=False,
+        random_state=None,
+        max_samples=None,
+    ):
         self.n_estimators = n_estimators
         self.criterion = criterion
         self.max_depth = max_depth

@@ -35,14 +35,29 @@ from .. import losses
 from ..base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ..dummy import DummyClassifier, DummyRegressor
 from ..tree import DecisionTreeRegressor
-from ..validation import check_classification_targets, check_int, check_random_state, check_scalar
+from ..validation import (
+    check_classification_targets,
+    check_int,
+    check_random_state,
+    check_scalar,
+)
 
 
 class BaseGradientBoosting(BaseEstimator):
     """The boosting loop; subclasses supply the loss, its negative gradient and the leaf update."""
 
-    def __init__(self, *, loss, learning_rate=0.1, n_estimators=100, subsample=1.0, min_samples_split=2,
-                 min_samples_leaf=1, max_depth=3, random_state=None):
+    def __init__(
+        self,
+        *,
+        loss,
+        learning_rate=0.1,
+        n_estimators=100,
+        subsample=1.0,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        max_depth=3,
+        random_state=None,
+    ):
         self.loss = loss
         self.learning_rate = learning_rate
         self.n_estimators = n_estimators
@@ -55,18 +70,29 @@ class BaseGradientBoosting(BaseEstimator):
     def _boost(self, X, y):
         """Fit ``init_`` and ``n_estimators`` trees to ``(X, y)`` (``y`` real, or 0/1 for the classifier)."""
         check_int(self.n_estimators, "n_estimators", low=1)
-        learning_rate = check_scalar(self.learning_rate, "learning_rate", low=0.0, low_inclusive=False)
-        subsample = check_scalar(self.subsample, "subsample", low=0.0, high=1.0, low_inclusive=False)
+        learning_rate = check_scalar(
+            self.learning_rate, "learning_rate", low=0.0, low_inclusive=False
+        )
+        subsample = check_scalar(
+            self.subsample, "subsample", low=0.0, high=1.0, low_inclusive=False
+        )
         rng = check_random_state(self.random_state)
         n = len(y)
         n_drawn = max(1, int(subsample * n))
         raw = np.full(n, self._initial_raw_prediction(X, y))
         self.estimators_, self.train_score_ = [], np.empty(self.n_estimators)
         for m in range(self.n_estimators):
-            drawn = np.arange(n) if n_drawn == n else np.sort(rng.permutation(n)[:n_drawn])
+            drawn = (
+                np.arange(n)
+                if n_drawn == n
+                else np.sort(rng.permutation(n)[:n_drawn])
+            )
             residual = self._negative_gradient(y[drawn], raw[drawn])
-            tree = DecisionTreeRegressor(max_depth=self.max_depth, min_samples_split=self.min_samples_split,
-                                         min_samples_leaf=self.min_samples_leaf).fit(X[drawn], residual)
+            tree = DecisionTreeRegressor(
+                max_depth=self.max_depth,
+                min_samples_split=self.min_samples_split,
+                min_samples_leaf=self.min_samples_leaf,
+            ).fit(X[drawn], residual)
             self._update_leaves(tree, X[drawn], residual, raw[drawn])
             raw += learning_rate * tree.predict(X)
             self.estimators_.append(tree)
@@ -110,16 +136,35 @@ class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
         Mean squared error on the (drawn) training points after each stage.
     """
 
-    def __init__(self, *, loss="squared_error", learning_rate=0.1, n_estimators=100, subsample=1.0,
-                 min_samples_split=2, min_samples_leaf=1, max_depth=3, random_state=None):
-        super().__init__(loss=loss, learning_rate=learning_rate, n_estimators=n_estimators, subsample=subsample,
-                         min_samples_split=min_samples_split, min_samples_leaf=min_samples_leaf,
-                         max_depth=max_depth, random_state=random_state)
+    def __init__(
+        self,
+        *,
+        loss="squared_error",
+        learning_rate=0.1,
+        n_estimators=100,
+        subsample=1.0,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        max_depth=3,
+        random_state=None,
+    ):
+        super().__init__(
+            loss=loss,
+            learning_rate=learning_rate,
+            n_estimators=n_estimators,
+            subsample=subsample,
+            min_samples_split=min_samples_split,
+            min_samples_leaf=min_samples_leaf,
+            max_depth=max_depth,
+            random_state=random_state,
+        )
 
     def fit(self, X, y):
         """Boost on ``X`` (n_samples, n_features) and real targets ``y``; return self."""
         if self.loss != "squared_error":
-            raise ValueError(f'loss must be "squared_error"; got {self.loss!r}.')
+            raise ValueError(
+                f'loss must be "squared_error"; got {self.loss!r}.'
+            )
         X, y = self._validate_data(X, y, reset=True)
         return self._boost(X, y)
 
@@ -131,7 +176,7 @@ class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
         return self.init_.constant_
 
     def _negative_gradient(self, y, raw):
-        return y - raw   # of the half squared loss (y - F)^2 / 2
+        return y - raw  # of the half squared loss (y - F)^2 / 2
 
     def _loss(self, y, raw):
         return float(np.mean(losses.squared(y - raw)))
@@ -162,11 +207,28 @@ class GradientBoostingClassifier(ClassifierMixin, BaseGradientBoosting):
         Binomial deviance (twice the mean log-loss) after each stage.
     """
 
-    def __init__(self, *, loss="log_loss", learning_rate=0.1, n_estimators=100, subsample=1.0,
-                 min_samples_split=2, min_samples_leaf=1, max_depth=3, random_state=None):
-        super().__init__(loss=loss, learning_rate=learning_rate, n_estimators=n_estimators, subsample=subsample,
-                         min_samples_split=min_samples_split, min_samples_leaf=min_samples_leaf,
-                         max_depth=max_depth, random_state=random_state)
+    def __init__(
+        self,
+        *,
+        loss="log_loss",
+        learning_rate=0.1,
+        n_estimators=100,
+        subsample=1.0,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        max_depth=3,
+        random_state=None,
+    ):
+        super().__init__(
+            loss=loss,
+            learning_rate=learning_rate,
+            n_estimators=n_estimators,
+            subsample=subsample,
+            min_samples_split=min_samples_split,
+            min_samples_leaf=min_samples_leaf,
+            max_depth=max_depth,
+            random_state=random_state,
+        )
 
     def fit(self, X, y):
         """Boost on ``X`` (n_samples, n_features) and two-class labels ``y``; return self."""
@@ -174,7 +236,10 @@ class GradientBoostingClassifier(ClassifierMixin, BaseGradientBoosting):
             raise ValueError(f'loss must be "log_loss"; got {self.loss!r}.')
         X, y = self._validate_data(X, y, reset=True, y_numeric=False)
         self.classes_, y_index = check_classification_targets(
-            y, n_classes=2, estimator_name="GradientBoostingClassifier (binary only)")
+            y,
+            n_classes=2,
+            estimator_name="GradientBoostingClassifier (binary only)",
+        )
         return self._boost(X, y_index.astype(float))
 
     def _initial_raw_prediction(self, X, y):
@@ -187,18 +252,26 @@ class GradientBoostingClassifier(ClassifierMixin, BaseGradientBoosting):
         return np.log(p / (1 - p))
 
     def _negative_gradient(self, y, raw):
-        return y - expit(raw)   # = -d/dF log(1 + exp(-(2y-1) F))
+        return y - expit(raw)  # = -d/dF log(1 + exp(-(2y-1) F))
 
     def _update_leaves(self, tree, X, residual, raw):
         # one Newton step per leaf: sum of gradients over sum of Hessians p(1 - p) (Friedman 2001, Alg. 5)
         leaf = tree.apply(X)
         p = expit(raw)
-        gradient_sum = np.bincount(leaf, weights=residual, minlength=tree.tree_.node_count)
-        hessian_sum = np.bincount(leaf, weights=p * (1 - p), minlength=tree.tree_.node_count)
+        gradient_sum = np.bincount(
+            leaf, weights=residual, minlength=tree.tree_.node_count
+        )
+        hessian_sum = np.bincount(
+            leaf, weights=p * (1 - p), minlength=tree.tree_.node_count
+        )
         leaves = np.unique(leaf)
         # a leaf where every p is 0 or 1 cannot improve the loss: step 0 (as scikit-learn does)
-        tree.tree_.value[leaves, 0, 0] = np.divide(gradient_sum[leaves], hessian_sum[leaves],
-                                                   out=np.zeros(len(leaves)), where=hessian_sum[leaves] >= 1e-150)
+        tree.tree_.value[leaves, 0, 0] = np.divide(
+            gradient_sum[leaves],
+            hessian_sum[leaves],
+            out=np.zeros(len(leaves)),
+            where=hessian_sum[leaves] >= 1e-150,
+        )
 
     def _loss(self, y, raw):
         return 2.0 * float(np.mean(losses.logistic((2 * y - 1) * raw)))

@@ -34,27 +34,37 @@ class Kernel(BaseEstimator):
     _hyperparameters = ()
 
     def _free(self):
-        return [name for name in self._hyperparameters
-                if not _is_fixed(getattr(self, f"{name}_bounds"))]
+        return [
+            name
+            for name in self._hyperparameters
+            if not _is_fixed(getattr(self, f"{name}_bounds"))
+        ]
 
     @property
     def theta(self):
         """Log of the free hyperparameters, shape (n_dims,)."""
-        values = [_positive(getattr(self, name), name) for name in self._free()]
+        values = [
+            _positive(getattr(self, name), name) for name in self._free()
+        ]
         return np.log(np.array(values, dtype=float))
 
     @theta.setter
     def theta(self, theta):
         theta = np.asarray(theta, dtype=float).reshape(-1)
         if len(theta) != self.n_dims:
-            raise ValueError(f"theta has {len(theta)} entries; this kernel has {self.n_dims}.")
+            raise ValueError(
+                f"theta has {len(theta)} entries; this kernel has {self.n_dims}."
+            )
         for name, value in zip(self._free(), theta):
             setattr(self, name, float(np.exp(value)))
 
     @property
     def bounds(self):
         """Log of the bounds of the free hyperparameters, shape (n_dims, 2)."""
-        pairs = [_check_bounds(getattr(self, f"{name}_bounds"), name) for name in self._free()]
+        pairs = [
+            _check_bounds(getattr(self, f"{name}_bounds"), name)
+            for name in self._free()
+        ]
         return np.log(np.array(pairs, dtype=float).reshape(-1, 2))
 
     @property
@@ -106,8 +116,12 @@ class RBF(Kernel):
     def __call__(self, X, Y=None, eval_gradient=False):
         _check_gradient_request(Y, eval_gradient)
         length_scale = _positive(self.length_scale, "length_scale")
-        X = check_array(X) / length_scale                  # distances in units of ℓ, as scikit-learn
-        scaled = squared_euclidean_distances(X, None if Y is None else check_array(Y, name="Y") / length_scale)
+        X = (
+            check_array(X) / length_scale
+        )  # distances in units of ℓ, as scikit-learn
+        scaled = squared_euclidean_distances(
+            X, None if Y is None else check_array(Y, name="Y") / length_scale
+        )
         K = np.exp(-0.5 * scaled)
         if not eval_gradient:
             return K
@@ -137,7 +151,11 @@ class ConstantKernel(Kernel):
         _check_gradient_request(Y, eval_gradient)
         X = check_array(X)
         m = len(X) if Y is None else len(check_array(Y, name="Y"))
-        K = np.full((len(X), m), _positive(self.constant_value, "constant_value"), dtype=float)
+        K = np.full(
+            (len(X), m),
+            _positive(self.constant_value, "constant_value"),
+            dtype=float,
+        )
         if not eval_gradient:
             return K
         return K, self._gradient(K.copy())
@@ -202,7 +220,9 @@ class DotProduct(Kernel):
         X = check_array(X)
         Y = X if Y is None else check_array(Y, name="Y")
         if self.sigma_0 < 0:
-            raise ValueError(f"sigma_0 must be non-negative; got {self.sigma_0!r}.")
+            raise ValueError(
+                f"sigma_0 must be non-negative; got {self.sigma_0!r}."
+            )
         K = X @ Y.T + self.sigma_0**2
         if not eval_gradient:
             return K
@@ -231,8 +251,13 @@ class _Combination(Kernel):
     def theta(self, theta):
         theta = np.asarray(theta, dtype=float).reshape(-1)
         if len(theta) != self.n_dims:
-            raise ValueError(f"theta has {len(theta)} entries; this kernel has {self.n_dims}.")
-        self.k1.theta, self.k2.theta = theta[: self.k1.n_dims], theta[self.k1.n_dims:]
+            raise ValueError(
+                f"theta has {len(theta)} entries; this kernel has {self.n_dims}."
+            )
+        self.k1.theta, self.k2.theta = (
+            theta[: self.k1.n_dims],
+            theta[self.k1.n_dims :],
+        )
 
     @property
     def bounds(self):
@@ -275,7 +300,9 @@ class Product(_Combination):
         if not eval_gradient:
             return first * second
         (K1, dK1), (K2, dK2) = first, second
-        return K1 * K2, np.concatenate([dK1 * K2[:, :, None], K1[:, :, None] * dK2], axis=2)
+        return K1 * K2, np.concatenate(
+            [dK1 * K2[:, :, None], K1[:, :, None] * dK2], axis=2
+        )
 
     def diag(self, X):
         return self.k1.diag(X) * self.k2.diag(X)
@@ -289,7 +316,9 @@ def _as_kernel(value):
         return value
     if np.isscalar(value) and not isinstance(value, (str, bool)):
         return ConstantKernel(value)
-    raise TypeError(f"kernels combine with kernels or numbers, not {type(value).__name__}.")
+    raise TypeError(
+        f"kernels combine with kernels or numbers, not {type(value).__name__}."
+    )
 
 
 def _is_fixed(bounds):
@@ -300,18 +329,26 @@ def _check_bounds(bounds, name):
     try:
         low, high = (float(b) for b in bounds)
     except (TypeError, ValueError):
-        raise ValueError(f'{name}_bounds must be "fixed" or a pair (low, high); got {bounds!r}.') from None
+        raise ValueError(
+            f'{name}_bounds must be "fixed" or a pair (low, high); got {bounds!r}.'
+        ) from None
     if not 0 < low <= high < np.inf:
-        raise ValueError(f"{name}_bounds must satisfy 0 < low <= high < inf; got {bounds!r}.")
+        raise ValueError(
+            f"{name}_bounds must satisfy 0 < low <= high < inf; got {bounds!r}."
+        )
     return low, high
 
 
 def _positive(value, name):
     if not (np.isscalar(value) and np.isfinite(value) and value > 0):
-        raise ValueError(f"{name} must be a positive finite number; got {value!r}.")
+        raise ValueError(
+            f"{name} must be a positive finite number; got {value!r}."
+        )
     return float(value)
 
 
 def _check_gradient_request(Y, eval_gradient):
     if eval_gradient and Y is not None:
-        raise ValueError("eval_gradient=True is only defined for kernel(X), not kernel(X, Y).")
+        raise ValueError(
+            "eval_gradient=True is only defined for kernel(X), not kernel(X, Y)."
+        )

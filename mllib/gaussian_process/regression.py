@@ -65,8 +65,15 @@ class GaussianProcessRegressor(RegressorMixin, BaseEstimator):
     using the prior. Reference: Rasmussen & Williams (2006), ch. 2 and 5.
     """
 
-    def __init__(self, kernel=None, alpha=1e-10, optimizer=None, normalize_y=False,
-                 n_restarts_optimizer=0, random_state=None):
+    def __init__(
+        self,
+        kernel=None,
+        alpha=1e-10,
+        optimizer=None,
+        normalize_y=False,
+        n_restarts_optimizer=0,
+        random_state=None,
+    ):
         self.kernel = kernel
         self.alpha = alpha
         self.optimizer = optimizer
@@ -76,25 +83,41 @@ class GaussianProcessRegressor(RegressorMixin, BaseEstimator):
 
     def fit(self, X, y):
         if self.optimizer not in (None, "evidence"):
-            raise ValueError(f'optimizer must be None or "evidence"; got {self.optimizer!r}.')
+            raise ValueError(
+                f'optimizer must be None or "evidence"; got {self.optimizer!r}.'
+            )
         if not (self.kernel is None or isinstance(self.kernel, Kernel)):
-            raise ValueError("kernel must be None or a kernel from mllib.gaussian_process.kernels, such as "
-                             f"ConstantKernel(1.0) * RBF(1.0); got {self.kernel!r}.")
-        if not (isinstance(self.n_restarts_optimizer, numbers.Integral) and self.n_restarts_optimizer >= 0):
-            raise ValueError(f"n_restarts_optimizer must be a non-negative integer; got {self.n_restarts_optimizer!r}.")
+            raise ValueError(
+                "kernel must be None or a kernel from mllib.gaussian_process.kernels, such as "
+                f"ConstantKernel(1.0) * RBF(1.0); got {self.kernel!r}."
+            )
+        if not (
+            isinstance(self.n_restarts_optimizer, numbers.Integral)
+            and self.n_restarts_optimizer >= 0
+        ):
+            raise ValueError(
+                f"n_restarts_optimizer must be a non-negative integer; got {self.n_restarts_optimizer!r}."
+            )
         X, y = self._validate_data(X, y, reset=True)
         self._noise = _check_noise(self.alpha, len(y))
         default = ConstantKernel(1.0, "fixed") * RBF(1.0, "fixed")
         self.kernel_ = clone(default if self.kernel is None else self.kernel)
-        self._y_mean, self._y_std = (np.mean(y), np.std(y) or 1.0) if self.normalize_y else (0.0, 1.0)
-        self.X_train_, self.y_train_ = X.copy(), (y - self._y_mean) / self._y_std
+        self._y_mean, self._y_std = (
+            (np.mean(y), np.std(y) or 1.0) if self.normalize_y else (0.0, 1.0)
+        )
+        self.X_train_, self.y_train_ = (
+            X.copy(),
+            (y - self._y_mean) / self._y_std,
+        )
 
         if self.optimizer == "evidence" and self.kernel_.n_dims > 0:
-            self.kernel_.theta = self._maximise_evidence(check_random_state(self.random_state))
+            self.kernel_.theta = self._maximise_evidence(
+                check_random_state(self.random_state)
+            )
 
         K = self.kernel_(self.X_train_)
-        K[np.diag_indices_from(K)] += self._noise          # K_y = K + sigma^2 I
-        try:                                               # Alg. 2.1 lines 2-3
+        K[np.diag_indices_from(K)] += self._noise  # K_y = K + sigma^2 I
+        try:  # Alg. 2.1 lines 2-3
             self.L_, self.alpha_ = _factorise(K, self.y_train_)
         except np.linalg.LinAlgError:
             suggestion = max(100 * float(np.max(self._noise)), 1e-8)
@@ -104,26 +127,44 @@ class GaussianProcessRegressor(RegressorMixin, BaseEstimator):
                 f"make K singular to working precision. Increase alpha, e.g. to {suggestion:g} "
                 "(it is the noise variance added to the diagonal), or add a WhiteKernel."
             ) from None
-        self.log_marginal_likelihood_value_ = _evidence(self.L_, self.alpha_, self.y_train_)
+        self.log_marginal_likelihood_value_ = _evidence(
+            self.L_, self.alpha_, self.y_train_
+        )
         return self
 
     def _maximise_evidence(self, rng):
         """L-BFGS-B on −log p(y | X, θ) over θ = log hyperparameters, from the kernel's θ and
         ``n_restarts_optimizer`` log-uniform draws; the best run wins."""
         bounds = self.kernel_.bounds
-        starts = [self.kernel_.theta] + [rng.uniform(bounds[:, 0], bounds[:, 1])
-                                         for _ in range(self.n_restarts_optimizer)]
+        starts = [self.kernel_.theta] + [
+            rng.uniform(bounds[:, 0], bounds[:, 1])
+            for _ in range(self.n_restarts_optimizer)
+        ]
 
         def negative_evidence(theta):
-            value, gradient = self.log_marginal_likelihood(theta, eval_gradient=True)
+            value, gradient = self.log_marginal_likelihood(
+                theta, eval_gradient=True
+            )
             return -value, -gradient
 
-        runs = [minimize(negative_evidence, start, jac=True, method="L-BFGS-B", bounds=bounds)
-                for start in starts]
+        runs = [
+            minimize(
+                negative_evidence,
+                start,
+                jac=True,
+                method="L-BFGS-B",
+                bounds=bounds,
+            )
+            for start in starts
+        ]
         best = min(runs, key=lambda run: run.fun)
         if not best.success:
-            warnings.warn(f"L-BFGS-B did not converge on the evidence ({best.message}). Add restarts "
-                          "or rescale the data.", ConvergenceWarning, stacklevel=3)
+            warnings.warn(
+                f"L-BFGS-B did not converge on the evidence ({best.message}). Add restarts "
+                "or rescale the data.",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
         return best.x
 
     def log_marginal_likelihood(self, theta=None, eval_gradient=False):
@@ -133,38 +174,63 @@ class GaussianProcessRegressor(RegressorMixin, BaseEstimator):
         so an optimiser backs away. Nothing stored on the estimator changes."""
         if theta is None:
             if eval_gradient:
-                raise ValueError("eval_gradient=True needs theta; pass self.kernel_.theta.")
+                raise ValueError(
+                    "eval_gradient=True needs theta; pass self.kernel_.theta."
+                )
             return self.log_marginal_likelihood_value_
         kernel = self.kernel_.clone_with_theta(theta)
-        K, dK = kernel(self.X_train_, eval_gradient=True) if eval_gradient else (kernel(self.X_train_), None)
-        K[np.diag_indices_from(K)] += self._noise          # K is a fresh array: nothing stored is modified
+        K, dK = (
+            kernel(self.X_train_, eval_gradient=True)
+            if eval_gradient
+            else (kernel(self.X_train_), None)
+        )
+        K[np.diag_indices_from(K)] += (
+            self._noise
+        )  # K is a fresh array: nothing stored is modified
         try:
             L, alpha = _factorise(K, self.y_train_)
         except np.linalg.LinAlgError:
-            return (-np.inf, np.zeros(kernel.n_dims)) if eval_gradient else -np.inf
+            return (
+                (-np.inf, np.zeros(kernel.n_dims))
+                if eval_gradient
+                else -np.inf
+            )
         value = _evidence(L, alpha, self.y_train_)
         if not eval_gradient:
             return value
-        inner = np.outer(alpha, alpha) - cho_solve((L, True), np.eye(len(K)), check_finite=False)
-        return value, 0.5 * np.einsum("ij,ijk->k", inner, dK)   # inner is symmetric
+        inner = np.outer(alpha, alpha) - cho_solve(
+            (L, True), np.eye(len(K)), check_finite=False
+        )
+        return value, 0.5 * np.einsum(
+            "ij,ijk->k", inner, dK
+        )  # inner is symmetric
 
     def predict(self, X, return_std=False, return_cov=False):
         """Posterior mean at ``X`` (n_samples,), and its standard deviation (n_samples,) or covariance
         (n_samples, n_samples) for the latent :math:`f` (a ``WhiteKernel`` in the kernel adds its noise)."""
         if return_std and return_cov:
-            raise ValueError("Ask for at most one of return_std and return_cov.")
+            raise ValueError(
+                "Ask for at most one of return_std and return_cov."
+            )
         X = self._validate_data(X, reset=False)
         K_trans = self.kernel_(X, self.X_train_)
-        mean = self._y_std * (K_trans @ self.alpha_) + self._y_mean        # Alg. 2.1 line 4
+        mean = (
+            self._y_std * (K_trans @ self.alpha_) + self._y_mean
+        )  # Alg. 2.1 line 4
         if not (return_std or return_cov):
             return mean
-        V = solve_triangular(self.L_, K_trans.T, lower=True, check_finite=False)  # line 5: v = L \ k_*
+        V = solve_triangular(
+            self.L_, K_trans.T, lower=True, check_finite=False
+        )  # line 5: v = L \ k_*
         if return_cov:
-            return mean, self._y_std**2 * (self.kernel_(X) - V.T @ V)      # line 6
+            return mean, self._y_std**2 * (self.kernel_(X) - V.T @ V)  # line 6
         variance = self.kernel_.diag(X) - np.einsum("ij,ij->j", V, V)
         if np.any(variance < 0):
-            warnings.warn("Predicted variances smaller than 0 (rounding error where the posterior is "
-                          "nearly certain). Setting those variances to 0.", stacklevel=2)
+            warnings.warn(
+                "Predicted variances smaller than 0 (rounding error where the posterior is "
+                "nearly certain). Setting those variances to 0.",
+                stacklevel=2,
+            )
             variance = np.maximum(variance, 0.0)
         return mean, self._y_std * np.sqrt(variance)
 
@@ -177,7 +243,9 @@ class GaussianProcessRegressor(RegressorMixin, BaseEstimator):
         mean, cov = self.predict(X, return_cov=True)
         eigenvalues, eigenvectors = np.linalg.eigh(cov)
         root = eigenvectors * np.sqrt(np.maximum(eigenvalues, 0.0))
-        z = check_random_state(random_state).standard_normal((len(mean), n_samples))
+        z = check_random_state(random_state).standard_normal(
+            (len(mean), n_samples)
+        )
         return mean[:, None] + root @ z
 
 
@@ -187,9 +255,16 @@ def _check_noise(alpha, n_samples):
         noise = np.asarray(alpha, dtype=float)
     except (TypeError, ValueError):
         noise = None
-    if noise is None or noise.shape not in ((), (n_samples,)) or not np.all(np.isfinite(noise)) or np.any(noise < 0):
-        raise ValueError(f"alpha must be a non-negative finite number or an array of {n_samples} of them "
-                         f"(one noise variance per sample); got {alpha!r}.")
+    if (
+        noise is None
+        or noise.shape not in ((), (n_samples,))
+        or not np.all(np.isfinite(noise))
+        or np.any(noise < 0)
+    ):
+        raise ValueError(
+            f"alpha must be a non-negative finite number or an array of {n_samples} of them "
+            f"(one noise variance per sample); got {alpha!r}."
+        )
     return noise
 
 
@@ -201,4 +276,8 @@ def _factorise(K, y):
 
 def _evidence(L, alpha, y):
     """Alg. 2.1 line 7: −½ yᵀα − Σ log L_ii − (n/2) log 2π, since ½ log det K = Σ log L_ii."""
-    return float(-0.5 * y @ alpha - np.log(np.diag(L)).sum() - 0.5 * len(y) * np.log(2 * np.pi))
+    return float(
+        -0.5 * y @ alpha
+        - np.log(np.diag(L)).sum()
+        - 0.5 * len(y) * np.log(2 * np.pi)
+    )

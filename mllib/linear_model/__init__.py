@@ -10,6 +10,15 @@ from .ridge import Ridge
 from .sgd import SGDRegressor
 
 __all__ = [
-    "BayesianLinearRegression", "ElasticNet", "Lasso", "LinearRegression", "LogisticRegression",
-    "Perceptron", "PoissonRegressor", "Ridge", "SGDRegressor", "enet_path", "lasso_path",
+    "BayesianLinearRegression",
+    "ElasticNet",
+    "Lasso",
+    "LinearRegression",
+    "LogisticRegression",
+    "Perceptron",
+    "PoissonRegressor",
+    "Ridge",
+    "SGDRegressor",
+    "enet_path",
+    "lasso_path",
 ]

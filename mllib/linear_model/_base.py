@@ -35,7 +35,12 @@ def center_data(X, y, fit_intercept, order="K"):
     if not fit_intercept:
         return np.asarray(X, order=order), y, np.zeros(X.shape[1]), 0.0
     X_offset, y_offset = X.mean(axis=0), float(y.mean())
-    return np.subtract(X, X_offset, order=order), y - y_offset, X_offset, y_offset
+    return (
+        np.subtract(X, X_offset, order=order),
+        y - y_offset,
+        X_offset,
+        y_offset,
+    )
 
 
 class LinearModel(RegressorMixin, BaseEstimator):
@@ -43,7 +48,11 @@ class LinearModel(RegressorMixin, BaseEstimator):
 
     def _set_intercept(self, X_offset, y_offset):
         # b = ȳ - x̄ᵀw: the minimiser over b for fixed w (module docstring).
-        self.intercept_ = float(y_offset - X_offset @ self.coef_) if self.fit_intercept else 0.0
+        self.intercept_ = (
+            float(y_offset - X_offset @ self.coef_)
+            if self.fit_intercept
+            else 0.0
+        )
 
     def predict(self, X):
         """Predictions :math:`Xw + b`, shape (n_samples,)."""

@@ -59,20 +59,39 @@ class BayesianLinearRegression(RegressorMixin, BaseEstimator):
 
     def fit(self, X, y):
         X, y = self._validate_data(X, y, reset=True)
-        self.X_offset_ = X.mean(axis=0) if self.fit_intercept else np.zeros(X.shape[1])
+        self.X_offset_ = (
+            X.mean(axis=0) if self.fit_intercept else np.zeros(X.shape[1])
+        )
         self._y_offset = y.mean() if self.fit_intercept else 0.0
-        self._Xc, self._yc = X - self.X_offset_, y - self._y_offset     # new arrays: X, y untouched
+        self._Xc, self._yc = (
+            X - self.X_offset_,
+            y - self._y_offset,
+        )  # new arrays: X, y untouched
         self._L, self.coef_ = self._posterior(self.alpha, self.beta)
         L_inv = solve_triangular(self._L, np.eye(len(self._L)), lower=True)
-        self.sigma_ = L_inv.T @ L_inv                                      # Σ = A⁻¹ = L⁻ᵀL⁻¹, exactly symmetric
+        self.sigma_ = L_inv.T @ L_inv  # Σ = A⁻¹ = L⁻ᵀL⁻¹, exactly symmetric
         self.intercept_ = float(self._y_offset - self.X_offset_ @ self.coef_)
         self.log_marginal_likelihood_value_ = self.log_marginal_likelihood()
         return self
 
     def _posterior(self, alpha, beta):
         """Cholesky factor L of A = αI + βX_cᵀX_c and the posterior mean m = βA⁻¹X_cᵀy_c."""
-        alpha = check_scalar(alpha, "alpha", low=0, high=np.inf, low_inclusive=False, high_inclusive=False)
-        beta = check_scalar(beta, "beta", low=0, high=np.inf, low_inclusive=False, high_inclusive=False)
+        alpha = check_scalar(
+            alpha,
+            "alpha",
+            low=0,
+            high=np.inf,
+            low_inclusive=False,
+            high_inclusive=False,
+        )
+        beta = check_scalar(
+            beta,
+            "beta",
+            low=0,
+            high=np.inf,
+            low_inclusive=False,
+            high_inclusive=False,
+        )
         A = beta * (self._Xc.T @ self._Xc)
         A[np.diag_indices_from(A)] += alpha
         L = cholesky(A, lower=True)
@@ -91,12 +110,23 @@ class BayesianLinearRegression(RegressorMixin, BaseEstimator):
         """
         alpha = self.alpha if alpha is None else alpha
         beta = self.beta if beta is None else beta
-        L, m = (self._L, self.coef_) if (alpha, beta) == (self.alpha, self.beta) else self._posterior(alpha, beta)
+        L, m = (
+            (self._L, self.coef_)
+            if (alpha, beta) == (self.alpha, self.beta)
+            else self._posterior(alpha, beta)
+        )
         n, d = self._Xc.shape
         dof = n - 1 if self.fit_intercept else n
-        misfit = 0.5 * beta * np.sum((self._yc - self._Xc @ m) ** 2) + 0.5 * alpha * m @ m
-        value = (0.5 * d * np.log(alpha) + 0.5 * dof * np.log(beta / (2 * np.pi)) - misfit
-                 - np.log(np.diag(L)).sum())                                   # ½ log det A = Σ log L_ii
+        misfit = (
+            0.5 * beta * np.sum((self._yc - self._Xc @ m) ** 2)
+            + 0.5 * alpha * m @ m
+        )
+        value = (
+            0.5 * d * np.log(alpha)
+            + 0.5 * dof * np.log(beta / (2 * np.pi))
+            - misfit
+            - np.log(np.diag(L)).sum()
+        )  # ½ log det A = Σ log L_ii
         return float(value - 0.5 * np.log(n) if self.fit_intercept else value)
 
     def predict(self, X, return_std=False):
@@ -107,8 +137,12 @@ class BayesianLinearRegression(RegressorMixin, BaseEstimator):
         mean = X @ self.coef_ + self.intercept_
         if not return_std:
             return mean
-        V = solve_triangular(self._L, (X - self.X_offset_).T, lower=True)   # xᵀΣx = ‖L⁻¹x‖²
-        variance = np.sum(V**2, axis=0) + self._intercept_variance() + 1.0 / self.beta
+        V = solve_triangular(
+            self._L, (X - self.X_offset_).T, lower=True
+        )  # xᵀΣx = ‖L⁻¹x‖²
+        variance = (
+            np.sum(V**2, axis=0) + self._intercept_variance() + 1.0 / self.beta
+        )
         return mean, np.sqrt(variance)
 
     def _intercept_variance(self):
@@ -121,8 +155,14 @@ class BayesianLinearRegression(RegressorMixin, BaseEstimator):
         rng = check_random_state(random_state)
         z = rng.standard_normal((len(self.coef_), n_samples))
         coefs = self.coef_ + solve_triangular(self._L.T, z, lower=False).T
-        centre = self._y_offset + np.sqrt(self._intercept_variance()) * rng.standard_normal(n_samples)
-        intercepts = centre - coefs @ self.X_offset_ if self.fit_intercept else np.zeros(n_samples)
+        centre = self._y_offset + np.sqrt(
+            self._intercept_variance()
+        ) * rng.standard_normal(n_samples)
+        intercepts = (
+            centre - coefs @ self.X_offset_
+            if self.fit_intercept
+            else np.zeros(n_samples)
+        )
         return coefs, intercepts
 
     def sample_y(self, X, n_samples=1, random_state=None):

@@ -100,7 +100,9 @@ def enet_coordinate_descent(w, X, y, l1_reg, l2_reg, max_iter, tol):
             if norm == 0.0:  # a constant column: its coefficient stays 0
                 continue
             old = coef[j]
-            z = ddot(x_j, residual) + old * norm  # x_jᵀ(partial residual r + w_j x_j)
+            z = (
+                ddot(x_j, residual) + old * norm
+            )  # x_jᵀ(partial residual r + w_j x_j)
             if z > l1_reg:  # soft thresholding S_{ℓ1}(z), case by case
                 new = (z - l1_reg) / (norm + l2_reg)
             elif z < -l1_reg:
@@ -108,7 +110,9 @@ def enet_coordinate_descent(w, X, y, l1_reg, l2_reg, max_iter, tol):
             else:
                 new = 0.0
             if new != old:
-                daxpy(x_j, residual, a=old - new)  # r += (old - new) x_j in place, O(n)
+                daxpy(
+                    x_j, residual, a=old - new
+                )  # r += (old - new) x_j in place, O(n)
                 coef[j] = new
                 change_max = max(change_max, abs(new - old))
             w_max = max(w_max, abs(new))
@@ -131,12 +135,20 @@ def _check_penalty(alpha, l1_ratio):
     alpha = check_scalar(alpha, "alpha", low=0, low_inclusive=False)
     # l1_ratio = 0 is ridge regression, whose duality gap needs another dual (and which
     # has a closed form): use Ridge(alpha=n_samples * alpha) instead.
-    return alpha, check_scalar(l1_ratio, "l1_ratio", low=0, low_inclusive=False, high=1)
+    return alpha, check_scalar(
+        l1_ratio, "l1_ratio", low=0, low_inclusive=False, high=1
+    )
 
 
 def _check_iterations(max_iter, tol):
-    if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
-        raise ValueError(f"max_iter must be a positive integer; got {max_iter!r}.")
+    if (
+        isinstance(max_iter, bool)
+        or not isinstance(max_iter, (int, np.integer))
+        or max_iter < 1
+    ):
+        raise ValueError(
+            f"max_iter must be a positive integer; got {max_iter!r}."
+        )
     return max_iter, check_scalar(tol, "tol", low=0)
 
 
@@ -176,7 +188,14 @@ class ElasticNet(LinearModel):
     ``positive``, ``warm_start`` or random selection); coefficients agree to the tolerance.
     """
 
-    def __init__(self, alpha=1.0, l1_ratio=0.5, fit_intercept=True, max_iter=1000, tol=1e-4):
+    def __init__(
+        self,
+        alpha=1.0,
+        l1_ratio=0.5,
+        fit_intercept=True,
+        max_iter=1000,
+        tol=1e-4,
+    ):
         self.alpha = alpha
         self.l1_ratio = l1_ratio
         self.fit_intercept = fit_intercept
@@ -188,11 +207,18 @@ class ElasticNet(LinearModel):
         X, y = self._validate_data(X, y, reset=True)
         alpha, l1_ratio = _check_penalty(self.alpha, self._mixing())
         max_iter, tol = _check_iterations(self.max_iter, self.tol)
-        Xc, yc, X_offset, y_offset = center_data(X, y, self.fit_intercept, order="F")
+        Xc, yc, X_offset, y_offset = center_data(
+            X, y, self.fit_intercept, order="F"
+        )
         n_samples = len(yc)
         self.coef_, gap, self.n_iter_ = enet_coordinate_descent(
-            np.zeros(X.shape[1]), Xc, yc,
-            n_samples * alpha * l1_ratio, n_samples * alpha * (1 - l1_ratio), max_iter, tol,
+            np.zeros(X.shape[1]),
+            Xc,
+            yc,
+            n_samples * alpha * l1_ratio,
+            n_samples * alpha * (1 - l1_ratio),
+            max_iter,
+            tol,
         )
         self.dual_gap_ = gap / n_samples
         self._set_intercept(X_offset, y_offset)
@@ -221,7 +247,9 @@ class Lasso(ElasticNet):
         return 1.0
 
 
-def enet_path(X, y, *, l1_ratio=0.5, eps=1e-3, alphas=100, max_iter=1000, tol=1e-4):
+def enet_path(
+    X, y, *, l1_ratio=0.5, eps=1e-3, alphas=100, max_iter=1000, tol=1e-4
+):
     r"""Elastic-net coefficients along a decreasing sequence of :math:`\lambda`, warm-started.
 
     Like scikit-learn's ``enet_path``, no intercept is fitted: centre (and usually
@@ -262,7 +290,13 @@ def enet_path(X, y, *, l1_ratio=0.5, eps=1e-3, alphas=100, max_iter=1000, tol=1e
     for k, alpha in enumerate(alphas):
         alpha, l1_ratio = _check_penalty(alpha, l1_ratio)
         w, gap, _ = enet_coordinate_descent(
-            w, X, y, n_samples * alpha * l1_ratio, n_samples * alpha * (1 - l1_ratio), max_iter, tol
+            w,
+            X,
+            y,
+            n_samples * alpha * l1_ratio,
+            n_samples * alpha * (1 - l1_ratio),
+            max_iter,
+            tol,
         )
         coefs[:, k], gaps[k] = w, gap / n_samples
     return alphas, coefs, gaps
@@ -270,4 +304,6 @@ def enet_path(X, y, *, l1_ratio=0.5, eps=1e-3, alphas=100, max_iter=1000, tol=1e
 
 def lasso_path(X, y, *, eps=1e-3, alphas=100, max_iter=1000, tol=1e-4):
     """Lasso coefficients along a path: :func:`enet_path` with ``l1_ratio=1``."""
-    return enet_path(X, y, l1_ratio=1.0, eps=eps, alphas=alphas, max_iter=max_iter, tol=tol)
+    return enet_path(
+        X, y, l1_ratio=1.0, eps=eps, alphas=alphas, max_iter=max_iter, tol=tol
+    )

@@ -65,8 +65,13 @@ class PoissonRegressor(RegressorMixin, BaseEstimator):
         """Fit to ``X`` of shape (n_samples, n_features) and counts ``y`` of shape (n_samples,); return self."""
         alpha = check_scalar(self.alpha, "alpha", low=0)
         tol = check_scalar(self.tol, "tol", low=0, low_inclusive=False)
-        if not isinstance(self.max_iter, numbers.Integral) or self.max_iter < 1:
-            raise ValueError(f"max_iter must be a positive integer; got {self.max_iter!r}.")
+        if (
+            not isinstance(self.max_iter, numbers.Integral)
+            or self.max_iter < 1
+        ):
+            raise ValueError(
+                f"max_iter must be a positive integer; got {self.max_iter!r}."
+            )
         X, y = self._validate_data(X, y, reset=True)
         if np.any(y < 0):
             raise ValueError(
@@ -79,14 +84,21 @@ class PoissonRegressor(RegressorMixin, BaseEstimator):
                 "and no finite coefficients fit. Poisson regression needs some positive counts."
             )
         n, d = X.shape
-        X1 = np.asfortranarray(np.column_stack([X, np.ones(n)]) if self.fit_intercept else X)
+        X1 = np.asfortranarray(
+            np.column_stack([X, np.ones(n)]) if self.fit_intercept else X
+        )
         penalised = np.r_[np.ones(d), np.zeros(X1.shape[1] - d)]
 
         def fun(theta):
             eta = X1 @ theta
-            with np.errstate(over="ignore"):  # exp overflows to inf on wild trial steps, which
-                mu = np.exp(eta)              # the line search then rejects
-            return float(np.mean(mu - y * eta) + 0.5 * alpha * np.sum(penalised * theta**2))
+            with np.errstate(
+                over="ignore"
+            ):  # exp overflows to inf on wild trial steps, which
+                mu = np.exp(eta)  # the line search then rejects
+            return float(
+                np.mean(mu - y * eta)
+                + 0.5 * alpha * np.sum(penalised * theta**2)
+            )
 
         def grad_hess(theta):
             mu = np.exp(X1 @ theta)
@@ -97,8 +109,12 @@ class PoissonRegressor(RegressorMixin, BaseEstimator):
 
         theta0 = np.zeros(X1.shape[1])
         if self.fit_intercept:
-            theta0[-1] = np.log(np.mean(y))  # the optimum when w = 0: a good start for Newton
-        result = newton_cholesky(fun, grad_hess, theta0, max_iter=self.max_iter, tol=tol)
+            theta0[-1] = np.log(
+                np.mean(y)
+            )  # the optimum when w = 0: a good start for Newton
+        result = newton_cholesky(
+            fun, grad_hess, theta0, max_iter=self.max_iter, tol=tol
+        )
         self.coef_ = result.x[:d].copy()
         self.intercept_ = float(result.x[d]) if self.fit_intercept else 0.0
         self.n_iter_ = result.n_iter
@@ -118,5 +134,9 @@ class PoissonRegressor(RegressorMixin, BaseEstimator):
         mu = self.predict(X)
         y = np.asarray(y, dtype=float)
         if y.shape != mu.shape or np.any(y < 0):
-            raise ValueError(f"y must be non-negative with shape {mu.shape}; got shape {y.shape}.")
-        return 1.0 - poisson_deviance(y, mu) / poisson_deviance(y, np.full_like(y, y.mean()))
+            raise ValueError(
+                f"y must be non-negative with shape {mu.shape}; got shape {y.shape}."
+            )
+        return 1.0 - poisson_deviance(y, mu) / poisson_deviance(
+            y, np.full_like(y, y.mean())
+        )

@@ -60,6 +60,8 @@ class LinearRegression(LinearModel):
         X, y = self._validate_data(X, y, reset=True)
         tol = check_scalar(self.tol, "tol", low=0)
         Xc, yc, X_offset, y_offset = center_data(X, y, self.fit_intercept)
-        self.coef_, _, self.rank_, self.singular_ = linalg.lstsq(Xc, yc, cond=tol)
+        self.coef_, _, self.rank_, self.singular_ = linalg.lstsq(
+            Xc, yc, cond=tol
+        )
         self._set_intercept(X_offset, y_offset)
         return self

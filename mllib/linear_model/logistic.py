@@ -71,7 +71,15 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
     ``penalty=None``).
     """
 
-    def __init__(self, C=1.0, penalty="l2", fit_intercept=True, solver="newton", max_iter=100, tol=1e-4):
+    def __init__(
+        self,
+        C=1.0,
+        penalty="l2",
+        fit_intercept=True,
+        solver="newton",
+        max_iter=100,
+        tol=1e-4,
+    ):
         self.C = C
         self.penalty = penalty
         self.fit_intercept = fit_intercept
@@ -84,18 +92,31 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         C = check_scalar(self.C, "C", low=0, low_inclusive=False)
         tol = check_scalar(self.tol, "tol", low=0, low_inclusive=False)
         if self.penalty not in ("l2", None):
-            raise ValueError(f'penalty must be "l2" or None; got {self.penalty!r}.')
+            raise ValueError(
+                f'penalty must be "l2" or None; got {self.penalty!r}.'
+            )
         if self.solver not in ("newton", "lbfgs", "gd"):
-            raise ValueError(f'solver must be "newton", "lbfgs" or "gd"; got {self.solver!r}.')
-        if not isinstance(self.max_iter, numbers.Integral) or self.max_iter < 1:
-            raise ValueError(f"max_iter must be a positive integer; got {self.max_iter!r}.")
+            raise ValueError(
+                f'solver must be "newton", "lbfgs" or "gd"; got {self.solver!r}.'
+            )
+        if (
+            not isinstance(self.max_iter, numbers.Integral)
+            or self.max_iter < 1
+        ):
+            raise ValueError(
+                f"max_iter must be a positive integer; got {self.max_iter!r}."
+            )
         X, y = self._validate_data(X, y, reset=True, y_numeric=False)
-        self.classes_, y_index = check_classification_targets(y, estimator_name="LogisticRegression")
+        self.classes_, y_index = check_classification_targets(
+            y, estimator_name="LogisticRegression"
+        )
         n, d = X.shape
         K = len(self.classes_)
         # a new Fortran-ordered design matrix (the caller's X is untouched): BLAS reads its
         # columns without copies when forming XᵀWX
-        X1 = np.asfortranarray(np.column_stack([X, np.ones(n)]) if self.fit_intercept else X)
+        X1 = np.asfortranarray(
+            np.column_stack([X, np.ones(n)]) if self.fit_intercept else X
+        )
         alpha = 0.0 if self.penalty is None or np.isinf(C) else 1.0 / (C * n)
         if alpha == 0.0 and separating_direction(X1, y_index, K) is not None:
             raise ValueError(
@@ -104,21 +125,34 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
                 'increasing as the weights grow without bound. Use penalty="l2" with a finite C.'
             )
         if K == 2:
-            objective = self._binary_objective(X1, y_index.astype(float), alpha)
+            objective = self._binary_objective(
+                X1, y_index.astype(float), alpha
+            )
         else:
             objective = self._softmax_objective(X1, np.eye(K)[y_index], alpha)
         fun, grad, grad_hess, theta0, unpack = objective
         # the step of gradient descent is 1/L; the loss Hessian is at most ‖X‖²/(4n) (binary,
         # p(1-p) ≤ 1/4) or ‖X‖²/(2n) (softmax, Böhning's bound), plus α from the penalty
-        lipschitz = (lambda: np.linalg.eigvalsh(X1.T @ X1)[-1] / n / (4 if K == 2 else 2) + alpha)
-        theta, n_iter = self._minimise(fun, grad, grad_hess, theta0, lipschitz, tol)
+        lipschitz = lambda: (
+            np.linalg.eigvalsh(X1.T @ X1)[-1] / n / (4 if K == 2 else 2)
+            + alpha
+        )
+        theta, n_iter = self._minimise(
+            fun, grad, grad_hess, theta0, lipschitz, tol
+        )
         Theta = unpack(theta)
         if K > 2 and self.fit_intercept:
-            Theta[:, -1] -= Theta[:, -1].mean()  # intercepts are fixed only up to a common shift
+            Theta[:, -1] -= Theta[
+                :, -1
+            ].mean()  # intercepts are fixed only up to a common shift
         if K > 2 and alpha == 0.0:
-            Theta[:, :d] -= Theta[:, :d].mean(axis=0)  # so are unpenalised weights
+            Theta[:, :d] -= Theta[:, :d].mean(
+                axis=0
+            )  # so are unpenalised weights
         self.coef_ = Theta[:, :d].copy()
-        self.intercept_ = Theta[:, d].copy() if self.fit_intercept else np.zeros(len(Theta))
+        self.intercept_ = (
+            Theta[:, d].copy() if self.fit_intercept else np.zeros(len(Theta))
+        )
         self.n_iter_ = np.array([n_iter])
         return self
 
@@ -128,8 +162,10 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         return (
             lambda theta: logistic_loss(theta, *args),
             lambda theta: logistic_gradient(theta, *args),
-            lambda theta: (logistic_gradient(theta, *args),
-                           logistic_hessian(theta, X1, alpha, self.fit_intercept)),
+            lambda theta: (
+                logistic_gradient(theta, *args),
+                logistic_hessian(theta, X1, alpha, self.fit_intercept),
+            ),
             np.zeros(X1.shape[1]),
             lambda theta: theta[None, :],
         )
@@ -160,7 +196,9 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
             return softmax_gradient(unpack(theta), *args)[free]
 
         def grad_hess(theta):
-            H = softmax_hessian(unpack(theta), X1, alpha, self.fit_intercept, rows)
+            H = softmax_hessian(
+                unpack(theta), X1, alpha, self.fit_intercept, rows
+            )
             return grad(theta), H[np.ix_(keep, keep)]
 
         fun = lambda theta: softmax_loss(unpack(theta), *args)  # noqa: E731
@@ -168,16 +206,37 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
 
     def _minimise(self, fun, grad, grad_hess, theta0, lipschitz, tol):
         if self.solver == "newton":
-            result = newton_cholesky(fun, grad_hess, theta0, max_iter=self.max_iter, tol=tol)
+            result = newton_cholesky(
+                fun, grad_hess, theta0, max_iter=self.max_iter, tol=tol
+            )
             return result.x, result.n_iter
         if self.solver == "lbfgs":
-            result = minimize(lambda t: (fun(t), grad(t)), theta0, jac=True, method="L-BFGS-B",
-                              options={"maxiter": self.max_iter, "gtol": tol, "ftol": 64 * np.finfo(float).eps})
+            result = minimize(
+                lambda t: (fun(t), grad(t)),
+                theta0,
+                jac=True,
+                method="L-BFGS-B",
+                options={
+                    "maxiter": self.max_iter,
+                    "gtol": tol,
+                    "ftol": 64 * np.finfo(float).eps,
+                },
+            )
             if not result.success:
-                warnings.warn(f"L-BFGS-B did not converge: {result.message}. Increase max_iter.",
-                              ConvergenceWarning, stacklevel=3)
+                warnings.warn(
+                    f"L-BFGS-B did not converge: {result.message}. Increase max_iter.",
+                    ConvergenceWarning,
+                    stacklevel=3,
+                )
             return result.x, result.nit
-        result = gradient_descent(fun, grad, theta0, step_size=1 / lipschitz(), max_iter=self.max_iter, tol=tol)
+        result = gradient_descent(
+            fun,
+            grad,
+            theta0,
+            step_size=1 / lipschitz(),
+            max_iter=self.max_iter,
+            tol=tol,
+        )
         return result.x, result.n_iter
 
     def decision_function(self, X):

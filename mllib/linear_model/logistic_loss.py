@@ -44,14 +44,20 @@ def logistic_loss(theta, X, y, alpha=0.0, fit_intercept=True):
     """Binary objective; ``theta`` (d',), ``X`` (n, d'), ``y`` (n,) in {0, 1}."""
     z = X @ theta
     # log(1 + e^z) = logaddexp(0, z): no overflow for large z, no log(0) for very negative z
-    penalty = 0.5 * alpha * np.sum(theta[_penalty_mask(len(theta), fit_intercept)] ** 2)
+    penalty = (
+        0.5
+        * alpha
+        * np.sum(theta[_penalty_mask(len(theta), fit_intercept)] ** 2)
+    )
     return float(np.mean(np.logaddexp(0.0, z) - y * z) + penalty)
 
 
 def logistic_gradient(theta, X, y, alpha=0.0, fit_intercept=True):
     """Binary gradient, shape (d',): ``Xᵀ(σ(Xθ) - y) / n`` plus the penalty."""
     residual = expit(X @ theta) - y
-    return X.T @ residual / len(X) + alpha * theta * _penalty_mask(len(theta), fit_intercept)
+    return X.T @ residual / len(X) + alpha * theta * _penalty_mask(
+        len(theta), fit_intercept
+    )
 
 
 def logistic_hessian(theta, X, alpha=0.0, fit_intercept=True):
@@ -59,7 +65,9 @@ def logistic_hessian(theta, X, alpha=0.0, fit_intercept=True):
     z = X @ theta
     # p(1 - p) = σ(z)σ(-z): no cancellation in 1 - p when p is close to 1
     H = weighted_gram(X, expit(z) * expit(-z)) / len(X)
-    H[np.diag_indices_from(H)] += alpha * _penalty_mask(len(theta), fit_intercept)
+    H[np.diag_indices_from(H)] += alpha * _penalty_mask(
+        len(theta), fit_intercept
+    )
     return H
 
 
@@ -67,14 +75,22 @@ def softmax_loss(Theta, X, Y, alpha=0.0, fit_intercept=True):
     """Softmax objective; ``Theta`` (K, d'), ``X`` (n, d'), one-hot ``Y`` (n, K)."""
     Z = X @ Theta.T
     # log Σ_k e^{z_ik} by logsumexp: shifted by the row maximum, it never overflows
-    penalty = 0.5 * alpha * np.sum(Theta[:, _penalty_mask(X.shape[1], fit_intercept)] ** 2)
-    return float(np.mean(logsumexp(Z, axis=1) - np.sum(Y * Z, axis=1)) + penalty)
+    penalty = (
+        0.5
+        * alpha
+        * np.sum(Theta[:, _penalty_mask(X.shape[1], fit_intercept)] ** 2)
+    )
+    return float(
+        np.mean(logsumexp(Z, axis=1) - np.sum(Y * Z, axis=1)) + penalty
+    )
 
 
 def softmax_gradient(Theta, X, Y, alpha=0.0, fit_intercept=True):
     """Softmax gradient, shape (K, d'): ``(P - Y)ᵀX / n`` plus the penalty."""
     P = softmax(X @ Theta.T, axis=1)
-    return (P - Y).T @ X / len(X) + alpha * Theta * _penalty_mask(X.shape[1], fit_intercept)
+    return (P - Y).T @ X / len(X) + alpha * Theta * _penalty_mask(
+        X.shape[1], fit_intercept
+    )
 
 
 def softmax_hessian(Theta, X, alpha=0.0, fit_intercept=True, rows=None):
@@ -91,9 +107,11 @@ def softmax_hessian(Theta, X, alpha=0.0, fit_intercept=True, rows=None):
     H = -(Q.T @ Q)
     for a, k in enumerate(rows):
         # diagonal blocks exactly: p_k(1 - p_k) = p_k Σ_{l≠k} p_l, as 1 - p_k cancels when p_k ≈ 1
-        others = np.sum(P[:, :k], axis=1) + np.sum(P[:, k + 1:], axis=1)
+        others = np.sum(P[:, :k], axis=1) + np.sum(P[:, k + 1 :], axis=1)
         block = slice(a * d_prime, (a + 1) * d_prime)
         H[block, block] = weighted_gram(X, P[:, k] * others)
     H /= n
-    H[np.diag_indices_from(H)] += alpha * np.tile(_penalty_mask(d_prime, fit_intercept), len(rows))
+    H[np.diag_indices_from(H)] += alpha * np.tile(
+        _penalty_mask(d_prime, fit_intercept), len(rows)
+    )
     return H

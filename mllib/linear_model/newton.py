@@ -22,7 +22,9 @@ from ..exceptions import ConvergenceWarning
 from ..optim import OptimizeResult
 
 _ARMIJO = 1e-4  # sufficient-decrease constant c (Nocedal & Wright use 1e-4)
-_MIN_STEP = 1e-12  # below this the line search gives up: f is flat to rounding error
+_MIN_STEP = (
+    1e-12  # below this the line search gives up: f is flat to rounding error
+)
 
 
 def newton_cholesky(fun, grad_hess, x0, *, max_iter=100, tol=1e-4):
@@ -74,15 +76,25 @@ def newton_cholesky(fun, grad_hess, x0, *, max_iter=100, tol=1e-4):
         fs.append(f)
     converged = grad_norms[-1] <= tol
     if not converged:
-        reason = "the line search stalled" if stalled else f"max_iter={max_iter} was reached"
+        reason = (
+            "the line search stalled"
+            if stalled
+            else f"max_iter={max_iter} was reached"
+        )
         warnings.warn(
             f"Newton's method stopped before reaching tol={tol} ({reason}; final gradient "
             f"max-norm {grad_norms[-1]:.3g}). Increase max_iter or tol.",
             ConvergenceWarning,
             stacklevel=3,
         )
-    history = {"x": np.array(xs), "fun": np.array(fs), "grad_norm": np.array(grad_norms)}
-    return OptimizeResult(x=x, fun=f, n_iter=len(xs) - 1, converged=converged, history=history)
+    history = {
+        "x": np.array(xs),
+        "fun": np.array(fs),
+        "grad_norm": np.array(grad_norms),
+    }
+    return OptimizeResult(
+        x=x, fun=f, n_iter=len(xs) - 1, converged=converged, history=history
+    )
 
 
 def _backtrack(fun, x, f, step, slope):

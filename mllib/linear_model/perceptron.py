@@ -25,7 +25,9 @@ from ..exceptions import ConvergenceWarning
 from ..validation import check_classification_targets, check_random_state
 
 
-def run_mistake_driven_passes(is_mistake, update, n_samples, *, max_iter, shuffle, rng, name):
+def run_mistake_driven_passes(
+    is_mistake, update, n_samples, *, max_iter, shuffle, rng, name
+):
     """Visit the samples in passes; call ``update(i)`` whenever ``is_mistake(i)``.
 
     The loop shared by every mistake-driven learner (perceptron, kernel perceptron, Winnow).
@@ -54,8 +56,14 @@ def run_mistake_driven_passes(is_mistake, update, n_samples, *, max_iter, shuffl
     mistake_indices : ndarray of shape (n_updates,)
         The sample updated at each mistake, in order.
     """
-    if isinstance(max_iter, bool) or not isinstance(max_iter, numbers.Integral) or max_iter < 1:
-        raise ValueError(f"max_iter must be a positive integer (a number of passes); got {max_iter!r}.")
+    if (
+        isinstance(max_iter, bool)
+        or not isinstance(max_iter, numbers.Integral)
+        or max_iter < 1
+    ):
+        raise ValueError(
+            f"max_iter must be a positive integer (a number of passes); got {max_iter!r}."
+        )
     mistakes_per_epoch, mistake_indices = [], []
     for _ in range(max_iter):
         order = rng.permutation(n_samples) if shuffle else range(n_samples)
@@ -76,12 +84,18 @@ def run_mistake_driven_passes(is_mistake, update, n_samples, *, max_iter, shuffl
             "method such as an SVM.",
             ConvergenceWarning,
         )
-    return len(mistakes_per_epoch), np.array(mistakes_per_epoch), np.array(mistake_indices, dtype=int)
+    return (
+        len(mistakes_per_epoch),
+        np.array(mistakes_per_epoch),
+        np.array(mistake_indices, dtype=int),
+    )
 
 
 def encode_binary_labels(y, estimator_name):
     """Return ``(classes, y_signed)`` with ``y_signed = +1`` for ``classes[1]``, ``-1`` for ``classes[0]``."""
-    classes, y_index = check_classification_targets(y, n_classes=2, estimator_name=estimator_name)
+    classes, y_index = check_classification_targets(
+        y, n_classes=2, estimator_name=estimator_name
+    )
     return classes, 2.0 * y_index - 1.0
 
 
@@ -132,7 +146,13 @@ class Perceptron(ClassifierMixin, BaseEstimator):
     Rosenblatt (1958); Novikoff (1962), "On convergence proofs for perceptrons".
     """
 
-    def __init__(self, fit_intercept=True, max_iter=1000, shuffle=True, random_state=None):
+    def __init__(
+        self,
+        fit_intercept=True,
+        max_iter=1000,
+        shuffle=True,
+        random_state=None,
+    ):
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.shuffle = shuffle
@@ -146,16 +166,25 @@ class Perceptron(ClassifierMixin, BaseEstimator):
         w, b = np.zeros(X.shape[1]), np.zeros(1)
         step_b = 1.0 if self.fit_intercept else 0.0
 
-        def is_mistake(i):  # "<= 0": from w = 0 every margin is 0, and 0 must count
+        def is_mistake(
+            i,
+        ):  # "<= 0": from w = 0 every margin is 0, and 0 must count
             return y_signed[i] * (X[i] @ w + b[0]) <= 0
 
         def update(i):
             w[:] += y_signed[i] * X[i]
             b[0] += step_b * y_signed[i]
 
-        self.n_iter_, self.mistakes_per_epoch_, self.mistake_indices_ = run_mistake_driven_passes(
-            is_mistake, update, len(X), max_iter=self.max_iter, shuffle=self.shuffle, rng=rng,
-            name="Perceptron",
+        self.n_iter_, self.mistakes_per_epoch_, self.mistake_indices_ = (
+            run_mistake_driven_passes(
+                is_mistake,
+                update,
+                len(X),
+                max_iter=self.max_iter,
+                shuffle=self.shuffle,
+                rng=rng,
+                name="Perceptron",
+            )
         )
         self.n_updates_ = len(self.mistake_indices_)
         self.coef_, self.intercept_ = w[None, :], b

@@ -70,7 +70,9 @@ class Ridge(LinearModel):
         X, y = self._validate_data(X, y, reset=True)
         alpha = check_scalar(self.alpha, "alpha", low=0, low_inclusive=False)
         if self.solver not in ("auto", "primal", "dual"):
-            raise ValueError(f'solver must be "auto", "primal" or "dual"; got {self.solver!r}.')
+            raise ValueError(
+                f'solver must be "auto", "primal" or "dual"; got {self.solver!r}.'
+            )
         n_samples, n_features = X.shape
         self.solver_ = self.solver
         if self.solver == "auto":
@@ -78,13 +80,23 @@ class Ridge(LinearModel):
         Xc, yc, X_offset, y_offset = center_data(X, y, self.fit_intercept)
         if self.solver_ == "primal":
             gram = Xc.T @ Xc
-            gram.flat[:: n_features + 1] += alpha  # XᵀX + λI in place, then Cholesky
-            self.coef_ = linalg.solve(gram, Xc.T @ yc, assume_a="pos", overwrite_a=True)
-            self.dual_coef_ = (yc - Xc @ self.coef_) / alpha  # λw = Xᵀ(y - Xw) = Xᵀα
+            gram.flat[:: n_features + 1] += (
+                alpha  # XᵀX + λI in place, then Cholesky
+            )
+            self.coef_ = linalg.solve(
+                gram, Xc.T @ yc, assume_a="pos", overwrite_a=True
+            )
+            self.dual_coef_ = (
+                yc - Xc @ self.coef_
+            ) / alpha  # λw = Xᵀ(y - Xw) = Xᵀα
         else:
             kernel = Xc @ Xc.T
-            kernel.flat[:: n_samples + 1] += alpha  # XXᵀ + λI in place, then Cholesky
-            self.dual_coef_ = linalg.solve(kernel, yc, assume_a="pos", overwrite_a=True)
+            kernel.flat[:: n_samples + 1] += (
+                alpha  # XXᵀ + λI in place, then Cholesky
+            )
+            self.dual_coef_ = linalg.solve(
+                kernel, yc, assume_a="pos", overwrite_a=True
+            )
             self.coef_ = Xc.T @ self.dual_coef_
         self._set_intercept(X_offset, y_offset)
         return self

@@ -59,7 +59,11 @@ def separating_direction(X, y_index, n_classes):
         method="highs",
     )
     if result.status != 0:
-        raise RuntimeError(f"The separation linear programme failed: {result.message}")
-    if -result.fun < 0.5:  # the optimum is 0 (overlap) or at least 1 (separation)
+        raise RuntimeError(
+            f"The separation linear programme failed: {result.message}"
+        )
+    if (
+        -result.fun < 0.5
+    ):  # the optimum is 0 (overlap) or at least 1 (separation)
         return None
     return np.vstack([np.zeros(d), result.x.reshape(n_classes - 1, d)])

@@ -65,9 +65,21 @@ class SGDRegressor(LinearModel):
     "Stochastic gradient descent tricks" (2012).
     """
 
-    def __init__(self, *, penalty="l2", alpha=0.0001, fit_intercept=True, max_iter=1000, tol=1e-3,
-                 learning_rate="invscaling", eta0=0.01, power_t=0.25, batch_size=1,
-                 n_iter_no_change=5, random_state=None):
+    def __init__(
+        self,
+        *,
+        penalty="l2",
+        alpha=0.0001,
+        fit_intercept=True,
+        max_iter=1000,
+        tol=1e-3,
+        learning_rate="invscaling",
+        eta0=0.01,
+        power_t=0.25,
+        batch_size=1,
+        n_iter_no_change=5,
+        random_state=None,
+    ):
         self.penalty = penalty
         self.alpha = alpha
         self.fit_intercept = fit_intercept
@@ -96,13 +108,24 @@ class SGDRegressor(LinearModel):
     def fit(self, X, y):
         X, y = self._validate_data(X, y, reset=True)
         if self.penalty not in ("l2", None):
-            raise ValueError(f'penalty must be "l2" or None; got {self.penalty!r}.')
-        alpha = check_scalar(self.alpha, "alpha", low=0.0) if self.penalty == "l2" else 0.0
+            raise ValueError(
+                f'penalty must be "l2" or None; got {self.penalty!r}.'
+            )
+        alpha = (
+            check_scalar(self.alpha, "alpha", low=0.0)
+            if self.penalty == "l2"
+            else 0.0
+        )
         if self.tol is not None:
             check_scalar(self.tol, "tol", low=0.0)
-        if isinstance(self.batch_size, bool) or not isinstance(self.batch_size, numbers.Integral) \
-                or self.batch_size < 1:
-            raise ValueError(f"batch_size must be a positive integer; got {self.batch_size!r}.")
+        if (
+            isinstance(self.batch_size, bool)
+            or not isinstance(self.batch_size, numbers.Integral)
+            or self.batch_size < 1
+        ):
+            raise ValueError(
+                f"batch_size must be a positive integer; got {self.batch_size!r}."
+            )
         Xc, yc, x_mean, y_mean = center_data(X, y, self.fit_intercept)
 
         def objective(w):
@@ -113,14 +136,22 @@ class SGDRegressor(LinearModel):
             return Xb.T @ (Xb @ w - yc[batch]) / len(batch) + alpha * w
 
         result = minibatch_sgd(
-            objective, minibatch_gradient, np.zeros(X.shape[1]), len(y),
-            step_size=self._schedule(), batch_size=min(self.batch_size, len(y)),
-            max_iter=self.max_iter, tol=self.tol, n_iter_no_change=self.n_iter_no_change,
+            objective,
+            minibatch_gradient,
+            np.zeros(X.shape[1]),
+            len(y),
+            step_size=self._schedule(),
+            batch_size=min(self.batch_size, len(y)),
+            max_iter=self.max_iter,
+            tol=self.tol,
+            n_iter_no_change=self.n_iter_no_change,
             random_state=check_random_state(self.random_state),
         )
         self.coef_ = result.x
         self._set_intercept(x_mean, y_mean)
-        self.intercept_ = np.atleast_1d(self.intercept_)  # scikit-learn's SGD keeps shape (1,)
+        self.intercept_ = np.atleast_1d(
+            self.intercept_
+        )  # scikit-learn's SGD keeps shape (1,)
         self.n_iter_ = result.n_iter
         self.loss_curve_ = result.history["fun"]
         return self

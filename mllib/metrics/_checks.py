@@ -15,9 +15,13 @@ def check_consistent_targets(y_true, y_pred, *, numeric):
             "they must describe the same samples."
         )
     if len(y_true) == 0:
-        raise ValueError("y_true and y_pred are empty; a metric needs at least one sample.")
+        raise ValueError(
+            "y_true and y_pred are empty; a metric needs at least one sample."
+        )
     if numeric:
         y_true, y_pred = y_true.astype(float), y_pred.astype(float)
         if not (np.all(np.isfinite(y_true)) and np.all(np.isfinite(y_pred))):
-            raise ValueError("y_true and y_pred must be finite (no NaN or infinity).")
+            raise ValueError(
+                "y_true and y_pred must be finite (no NaN or infinity)."
+            )
     return y_true, y_pred

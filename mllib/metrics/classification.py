@@ -39,14 +39,29 @@ def confusion_matrix(y_true, y_pred, *, labels=None):
     y_true, y_pred = check_consistent_targets(y_true, y_pred, numeric=False)
     labels = _check_labels(y_true, y_pred, labels)
     if not np.isin(labels, y_true).any():
-        raise ValueError(f"None of the labels {labels} occurs in y_true; at least one must.")
-    true_index, pred_index = _label_index(y_true, labels), _label_index(y_pred, labels)
+        raise ValueError(
+            f"None of the labels {labels} occurs in y_true; at least one must."
+        )
+    true_index, pred_index = (
+        _label_index(y_true, labels),
+        _label_index(y_pred, labels),
+    )
     kept = (true_index >= 0) & (pred_index >= 0)
     flat = true_index[kept] * len(labels) + pred_index[kept]
-    return np.bincount(flat, minlength=len(labels) ** 2).reshape(len(labels), len(labels))
+    return np.bincount(flat, minlength=len(labels) ** 2).reshape(
+        len(labels), len(labels)
+    )
 
 
-def precision_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary", zero_division="warn"):
+def precision_score(
+    y_true,
+    y_pred,
+    *,
+    labels=None,
+    pos_label=1,
+    average="binary",
+    zero_division="warn",
+):
     r"""Precision :math:`TP/(TP+FP)`: the fraction of positive predictions that are right.
 
     Parameters
@@ -65,26 +80,48 @@ def precision_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary
         The value returned when there are no positive predictions (``"warn"``: 0 with a
         warning), as in scikit-learn.
     """
-    return _precision_recall_f1(y_true, y_pred, labels, pos_label, average, zero_division, "precision")[0]
+    return _precision_recall_f1(
+        y_true, y_pred, labels, pos_label, average, zero_division, "precision"
+    )[0]
 
 
-def recall_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary", zero_division="warn"):
+def recall_score(
+    y_true,
+    y_pred,
+    *,
+    labels=None,
+    pos_label=1,
+    average="binary",
+    zero_division="warn",
+):
     r"""Recall (sensitivity, true-positive rate) :math:`TP/(TP+FN)`: the fraction of positives found.
 
     Parameters as in :func:`precision_score`; the zero division occurs when a class has
     no true samples.
     """
-    return _precision_recall_f1(y_true, y_pred, labels, pos_label, average, zero_division, "recall")[1]
+    return _precision_recall_f1(
+        y_true, y_pred, labels, pos_label, average, zero_division, "recall"
+    )[1]
 
 
-def f1_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary", zero_division="warn"):
+def f1_score(
+    y_true,
+    y_pred,
+    *,
+    labels=None,
+    pos_label=1,
+    average="binary",
+    zero_division="warn",
+):
     r""":math:`F_1 = \frac{2PR}{P+R} = \frac{2TP}{2TP+FP+FN}`, the harmonic mean of precision and recall.
 
     Parameters as in :func:`precision_score`; the zero division occurs when
     :math:`TP+FP+FN=0`. The second form is used, so :math:`F_1` is defined (and 0) when
     :math:`TP=0` but some predictions or true samples are positive.
     """
-    return _precision_recall_f1(y_true, y_pred, labels, pos_label, average, zero_division, "F1")[2]
+    return _precision_recall_f1(
+        y_true, y_pred, labels, pos_label, average, zero_division, "F1"
+    )[2]
 
 
 def log_loss(y_true, y_proba, *, labels=None, normalize=True):
@@ -112,15 +149,24 @@ def log_loss(y_true, y_proba, *, labels=None, normalize=True):
     proba = np.asarray(y_proba, dtype=float)
     if proba.ndim == 1:
         proba = np.column_stack([1 - proba, proba])
-    if y_true.ndim != 1 or proba.ndim != 2 or len(proba) != len(y_true) or len(y_true) == 0:
+    if (
+        y_true.ndim != 1
+        or proba.ndim != 2
+        or len(proba) != len(y_true)
+        or len(y_true) == 0
+    ):
         raise ValueError(
             f"y_true must be 1-D and y_proba (n_samples, n_classes) with the same n_samples > 0; "
             f"got shapes {y_true.shape} and {np.shape(y_proba)}."
         )
     if not np.all(np.isfinite(proba)) or proba.min() < 0 or proba.max() > 1:
         raise ValueError("y_proba must contain probabilities in [0, 1].")
-    if not np.allclose(proba.sum(axis=1), 1.0, rtol=np.sqrt(np.finfo(float).eps)):
-        raise ValueError("The rows of y_proba do not sum to 1; pass probabilities (e.g. predict_proba).")
+    if not np.allclose(
+        proba.sum(axis=1), 1.0, rtol=np.sqrt(np.finfo(float).eps)
+    ):
+        raise ValueError(
+            "The rows of y_proba do not sum to 1; pass probabilities (e.g. predict_proba)."
+        )
     classes = np.unique(y_true) if labels is None else np.unique(labels)
     if len(classes) != proba.shape[1]:
         raise ValueError(
@@ -131,7 +177,9 @@ def log_loss(y_true, y_proba, *, labels=None, normalize=True):
     if np.any(index < 0):
         raise ValueError("y_true contains a label that is not in labels.")
     eps = np.finfo(float).eps
-    losses = -np.log(np.clip(proba[np.arange(len(index)), index], eps, 1 - eps))
+    losses = -np.log(
+        np.clip(proba[np.arange(len(index)), index], eps, 1 - eps)
+    )
     return float(np.mean(losses) if normalize else np.sum(losses))
 
 
@@ -139,8 +187,14 @@ def _check_labels(y_true, y_pred, labels):
     if labels is None:
         return np.unique(np.concatenate([y_true, y_pred]))
     labels = np.asarray(labels)
-    if labels.ndim != 1 or len(labels) == 0 or len(np.unique(labels)) != len(labels):
-        raise ValueError(f"labels must be a non-empty 1-D array of distinct classes; got {labels!r}.")
+    if (
+        labels.ndim != 1
+        or len(labels) == 0
+        or len(np.unique(labels)) != len(labels)
+    ):
+        raise ValueError(
+            f"labels must be a non-empty 1-D array of distinct classes; got {labels!r}."
+        )
     return labels
 
 
@@ -152,15 +206,21 @@ def _label_index(y, labels):
     return np.where(sorted_labels[position] == y, order[position], -1)
 
 
-def _precision_recall_f1(y_true, y_pred, labels, pos_label, average, zero_division, requested):
+def _precision_recall_f1(
+    y_true, y_pred, labels, pos_label, average, zero_division, requested
+):
     """Per-class or averaged (precision, recall, F1), following scikit-learn; only the
     ``requested`` score warns about a zero division."""
     if average not in ("binary", "micro", "macro", "weighted", None):
-        raise ValueError(f'average must be "binary", "micro", "macro", "weighted" or None; got {average!r}.')
-    if not (isinstance(zero_division, str) and zero_division == "warn") and not (
-        zero_division in (0.0, 1.0) or np.isnan(zero_division)
-    ):
-        raise ValueError(f'zero_division must be "warn", 0.0, 1.0 or np.nan; got {zero_division!r}.')
+        raise ValueError(
+            f'average must be "binary", "micro", "macro", "weighted" or None; got {average!r}.'
+        )
+    if not (
+        isinstance(zero_division, str) and zero_division == "warn"
+    ) and not (zero_division in (0.0, 1.0) or np.isnan(zero_division)):
+        raise ValueError(
+            f'zero_division must be "warn", 0.0, 1.0 or np.nan; got {zero_division!r}.'
+        )
     y_true, y_pred = check_consistent_targets(y_true, y_pred, numeric=False)
     present = np.unique(np.concatenate([y_true, y_pred]))
     if average == "binary":
@@ -170,24 +230,44 @@ def _precision_recall_f1(y_true, y_pred, labels, pos_label, average, zero_divisi
                 f"{present[:10]}. Choose average='macro', 'micro', 'weighted' or None."
             )
         if pos_label not in present and len(present) == 2:
-            raise ValueError(f"pos_label={pos_label!r} is not a valid label; it must be one of {present}.")
+            raise ValueError(
+                f"pos_label={pos_label!r} is not a valid label; it must be one of {present}."
+            )
         labels = np.asarray([pos_label])
     else:
-        labels = present if labels is None else _check_labels(y_true, y_pred, labels)
+        labels = (
+            present
+            if labels is None
+            else _check_labels(y_true, y_pred, labels)
+        )
     is_true = y_true[:, None] == labels[None, :]
     is_pred = y_pred[:, None] == labels[None, :]
-    tp, true_sum, pred_sum = np.sum(is_true & is_pred, 0), np.sum(is_true, 0), np.sum(is_pred, 0)
+    tp, true_sum, pred_sum = (
+        np.sum(is_true & is_pred, 0),
+        np.sum(is_true, 0),
+        np.sum(is_pred, 0),
+    )
     if average == "micro":
-        tp, true_sum, pred_sum = (np.array([a.sum()]) for a in (tp, true_sum, pred_sum))
+        tp, true_sum, pred_sum = (
+            np.array([a.sum()]) for a in (tp, true_sum, pred_sum)
+        )
     precision = _divide(tp, pred_sum, zero_division, "precision", requested)
     recall = _divide(tp, true_sum, zero_division, "recall", requested)
-    f1 = _divide(2 * tp, 2 * tp + (pred_sum - tp) + (true_sum - tp), zero_division, "F1", requested)
+    f1 = _divide(
+        2 * tp,
+        2 * tp + (pred_sum - tp) + (true_sum - tp),
+        zero_division,
+        "F1",
+        requested,
+    )
     if average is None:
         return precision, recall, f1
     weights = true_sum if average == "weighted" else None
     if weights is not None and weights.sum() == 0:
         weights = None
-    return tuple(_mean_ignoring_nan(score, weights) for score in (precision, recall, f1))
+    return tuple(
+        _mean_ignoring_nan(score, weights) for score in (precision, recall, f1)
+    )
 
 
 def _divide(numerator, denominator, zero_division, name, requested):
@@ -195,8 +275,12 @@ def _divide(numerator, denominator, zero_division, name, requested):
     undefined = denominator == 0
     if undefined.any():
         if isinstance(zero_division, str) and name == requested:
-            warnings.warn(f"{name} is ill-defined (0/0) for {undefined.sum()} class(es) and is set to 0; "
-                          "use the zero_division argument to choose the value.", UserWarning, stacklevel=4)
+            warnings.warn(
+                f"{name} is ill-defined (0/0) for {undefined.sum()} class(es) and is set to 0; "
+                "use the zero_division argument to choose the value.",
+                UserWarning,
+                stacklevel=4,
+            )
         if isinstance(zero_division, str):
             zero_division = 0.0
         result = np.where(undefined, zero_division, result)
@@ -207,4 +291,8 @@ def _mean_ignoring_nan(score, weights):
     keep = ~np.isnan(score)
     if not keep.any():
         return float("nan")
-    return float(np.average(score[keep], weights=None if weights is None else weights[keep]))
+    return float(
+        np.average(
+            score[keep], weights=None if weights is None else weights[keep]
+        )
+    )

@@ -24,18 +24,28 @@ def adjusted_rand_score(labels_true, labels_pred):
     which is 1 for identical clusterings (up to renaming), about 0 for independent random
     ones, and can be negative. Same as ``sklearn.metrics.adjusted_rand_score``.
     """
-    labels_true, labels_pred = np.asarray(labels_true).ravel(), np.asarray(labels_pred).ravel()
+    labels_true, labels_pred = (
+        np.asarray(labels_true).ravel(),
+        np.asarray(labels_pred).ravel(),
+    )
     if len(labels_true) != len(labels_pred):
-        raise ValueError(f"The two labelings have different lengths ({len(labels_true)} and {len(labels_pred)}).")
+        raise ValueError(
+            f"The two labelings have different lengths ({len(labels_true)} and {len(labels_pred)})."
+        )
     _, u = np.unique(labels_true, return_inverse=True)
     _, v = np.unique(labels_pred, return_inverse=True)
     table = np.zeros((u.max() + 1, v.max() + 1))
     np.add.at(table, (u, v), 1)
     pairs = comb(table, 2).sum()
-    rows, cols = comb(table.sum(axis=1), 2).sum(), comb(table.sum(axis=0), 2).sum()
+    rows, cols = (
+        comb(table.sum(axis=1), 2).sum(),
+        comb(table.sum(axis=0), 2).sum(),
+    )
     expected = rows * cols / comb(len(u), 2)
     maximum = (rows + cols) / 2
-    if maximum == expected:  # both all in one cluster, or both all singletons: identical
+    if (
+        maximum == expected
+    ):  # both all in one cluster, or both all singletons: identical
         return 1.0
     return float((pairs - expected) / (maximum - expected))
 
@@ -53,11 +63,17 @@ def silhouette_samples(X, labels, *, chunk_bytes=2**25):
     ndarray of shape (n_samples,), values in [-1, 1]
     """
     X = check_array(X)
-    classes, labels = np.unique(np.asarray(labels).ravel(), return_inverse=True)
+    classes, labels = np.unique(
+        np.asarray(labels).ravel(), return_inverse=True
+    )
     if len(labels) != len(X):
-        raise ValueError(f"labels has {len(labels)} entries for {len(X)} samples.")
+        raise ValueError(
+            f"labels has {len(labels)} entries for {len(X)} samples."
+        )
     if not 2 <= len(classes) <= len(X) - 1:
-        raise ValueError(f"The silhouette needs 2 <= number of clusters <= n_samples - 1; got {len(classes)}.")
+        raise ValueError(
+            f"The silhouette needs 2 <= number of clusters <= n_samples - 1; got {len(classes)}."
+        )
     one_hot = np.eye(len(classes))[labels]
     sizes = one_hot.sum(axis=0)
     scores = np.empty(len(X))
@@ -75,7 +91,9 @@ def silhouette_samples(X, labels, *, chunk_bytes=2**25):
         means[index, own] = np.inf
         b = means.min(axis=1)
         with np.errstate(invalid="ignore"):
-            scores[rows] = np.where(own_size > 0, (b - a) / np.maximum(a, b), 0.0)
+            scores[rows] = np.where(
+                own_size > 0, (b - a) / np.maximum(a, b), 0.0
+            )
     return np.nan_to_num(scores)  # a = b = 0 (duplicate points) gives 0
 
 

@@ -58,7 +58,9 @@ def roc_curve(y_true, y_score, *, pos_label=None, drop_intermediate=True):
     fps = (last_of_tie + 1) - tps
     thresholds = score[last_of_tie]
     if drop_intermediate and len(fps) > 2:
-        corner = np.r_[True, (np.diff(fps, 2) != 0) | (np.diff(tps, 2) != 0), True]
+        corner = np.r_[
+            True, (np.diff(fps, 2) != 0) | (np.diff(tps, 2) != 0), True
+        ]
         fps, tps, thresholds = fps[corner], tps[corner], thresholds[corner]
     fps, tps = np.r_[0.0, fps], np.r_[0.0, tps]
     return fps / fps[-1], tps / tps[-1], np.r_[np.inf, thresholds]
@@ -71,10 +73,14 @@ def auc(x, y):
     """
     x, y = check_consistent_targets(x, y, numeric=True)
     if len(x) < 2:
-        raise ValueError(f"At least 2 points are needed to compute an area; got {len(x)}.")
+        raise ValueError(
+            f"At least 2 points are needed to compute an area; got {len(x)}."
+        )
     dx = np.diff(x)
     if np.any(dx < 0) and np.any(dx > 0):
-        raise ValueError("x is neither increasing nor decreasing; sort the points by x first.")
+        raise ValueError(
+            "x is neither increasing nor decreasing; sort the points by x first."
+        )
     return float(abs(np.sum(dx * (y[1:] + y[:-1]) / 2)))
 
 
@@ -99,12 +105,16 @@ def _positive_mask(y_true, pos_label):
     classes = np.unique(y_true)
     if pos_label is None:
         numeric = y_true.dtype.kind in "biuf"
-        if not numeric or not (set(classes.tolist()) <= {0, 1} or set(classes.tolist()) <= {-1, 1}):
+        if not numeric or not (
+            set(classes.tolist()) <= {0, 1} or set(classes.tolist()) <= {-1, 1}
+        ):
             raise ValueError(
                 f"y_true has classes {classes[:10]}, not {{0, 1}} or {{-1, 1}}; pass pos_label to "
                 "say which class is positive."
             )
         pos_label = 1
     if len(classes) > 2:
-        raise ValueError(f"y_true must have two classes for a ROC curve; got {len(classes)}.")
+        raise ValueError(
+            f"y_true must have two classes for a ROC curve; got {len(classes)}."
+        )
     return y_true == pos_label

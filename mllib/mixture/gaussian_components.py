@@ -59,8 +59,16 @@ def estimate_gaussian_parameters(X, resp, reg_covar, covariance_type):
         if covariance_type == "tied":
             covariances = np.tensordot(nk, covariances, axes=1) / nk.sum()
         return nk, means, covariances + reg_covar * np.eye(d)
-    diagonals = np.stack([w @ (X - m) ** 2 for m, w in zip(means, resp.T)]) / nk[:, None] + reg_covar
-    return nk, means, diagonals if covariance_type == "diag" else diagonals.mean(axis=1)
+    diagonals = (
+        np.stack([w @ (X - m) ** 2 for m, w in zip(means, resp.T)])
+        / nk[:, None]
+        + reg_covar
+    )
+    return (
+        nk,
+        means,
+        diagonals if covariance_type == "diag" else diagonals.mean(axis=1),
+    )
 
 
 def precision_cholesky(covariances, covariance_type):
@@ -80,7 +88,9 @@ def precision_cholesky(covariances, covariance_type):
             lower = cholesky(covariance, lower=True)
         except np.linalg.LinAlgError:
             raise ValueError(SINGULAR_MESSAGE) from None
-        factors[k] = solve_triangular(lower, np.eye(d), lower=True).T  # L^{-T}, by substitution
+        factors[k] = solve_triangular(
+            lower, np.eye(d), lower=True
+        ).T  # L^{-T}, by substitution
     return factors[0] if covariance_type == "tied" else factors
 
 
@@ -103,7 +113,9 @@ def covariances_from_precision_cholesky(factors, covariance_type):
     if covariance_type in ("diag", "spherical"):
         return 1.0 / factors**2
     stacked = factors[None] if covariance_type == "tied" else factors
-    inverses = [solve_triangular(U, np.eye(U.shape[0]), lower=False) for U in stacked]
+    inverses = [
+        solve_triangular(U, np.eye(U.shape[0]), lower=False) for U in stacked
+    ]
     covariances = np.stack([V.T @ V for V in inverses])
     return covariances[0] if covariance_type == "tied" else covariances
 
@@ -114,7 +126,16 @@ def log_gaussian_density(X, means, factors, covariance_type):
     log_density = np.empty((n, len(means)))
     for k, mean in enumerate(means):
         U = factors if covariance_type == "tied" else factors[k]
-        whitened = (X - mean) @ U if U.ndim == 2 else (X - mean) * U  # U^T (x - mu), row by row
-        log_det = np.sum(np.log(np.diag(U))) if U.ndim == 2 else d * np.mean(np.log(U))
-        log_density[:, k] = -0.5 * (d * np.log(2 * np.pi) + np.sum(whitened**2, axis=1)) + log_det
+        whitened = (
+            (X - mean) @ U if U.ndim == 2 else (X - mean) * U
+        )  # U^T (x - mu), row by row
+        log_det = (
+            np.sum(np.log(np.diag(U)))
+            if U.ndim == 2
+            else d * np.mean(np.log(U))
+        )
+        log_density[:, k] = (
+            -0.5 * (d * np.log(2 * np.pi) + np.sum(whitened**2, axis=1))
+            + log_det
+        )
     return log_density

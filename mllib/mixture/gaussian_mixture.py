@@ -9,7 +9,13 @@ from scipy.special import logsumexp
 from ..base import BaseEstimator
 from ..cluster import KMeans, kmeans_plusplus
 from ..exceptions import ConvergenceWarning
-from ..validation import check_array, check_int, check_is_fitted, check_random_state, check_scalar
+from ..validation import (
+    check_array,
+    check_int,
+    check_is_fitted,
+    check_random_state,
+    check_scalar,
+)
 from .gaussian_components import (
     COVARIANCE_TYPES,
     covariances_from_precision_cholesky,
@@ -30,8 +36,12 @@ def e_step(X, weights, means, factors, covariance_type):
     normalised with ``logsumexp``, so a sample far from every component (all densities
     underflowing to 0) still gets responsibilities that sum to 1.
     """
-    with np.errstate(divide="ignore"):  # a zero weight gives log 0 = -inf, a responsibility of 0
-        weighted = log_gaussian_density(X, means, factors, covariance_type) + np.log(weights)
+    with np.errstate(
+        divide="ignore"
+    ):  # a zero weight gives log 0 = -inf, a responsibility of 0
+        weighted = log_gaussian_density(
+            X, means, factors, covariance_type
+        ) + np.log(weights)
     log_norm = logsumexp(weighted, axis=1)
     return log_norm, weighted - log_norm[:, None]
 
@@ -41,8 +51,15 @@ def m_step(X, resp, reg_covar, covariance_type):
 
     Returns (weights, means, covariances, precision Cholesky factors).
     """
-    nk, means, covariances = estimate_gaussian_parameters(X, resp, reg_covar, covariance_type)
-    return nk / nk.sum(), means, covariances, precision_cholesky(covariances, covariance_type)
+    nk, means, covariances = estimate_gaussian_parameters(
+        X, resp, reg_covar, covariance_type
+    )
+    return (
+        nk / nk.sum(),
+        means,
+        covariances,
+        precision_cholesky(covariances, covariance_type),
+    )
 
 
 def _is_positive_definite(precisions, covariance_type):
@@ -108,9 +125,21 @@ class GaussianMixture(BaseEstimator):
     Machine Learning*, §9.2–9.4.
     """
 
-    def __init__(self, n_components=1, *, covariance_type="full", tol=1e-3, reg_covar=1e-6, max_iter=100,
-                 n_init=1, init_params="kmeans", weights_init=None, means_init=None, precisions_init=None,
-                 random_state=None):
+    def __init__(
+        self,
+        n_components=1,
+        *,
+        covariance_type="full",
+        tol=1e-3,
+        reg_covar=1e-6,
+        max_iter=100,
+        n_init=1,
+        init_params="kmeans",
+        weights_init=None,
+        means_init=None,
+        precisions_init=None,
+        random_state=None,
+    ):
         self.n_components = n_components
         self.covariance_type = covariance_type
         self.tol = tol
@@ -131,7 +160,9 @@ class GaussianMixture(BaseEstimator):
     def fit_predict(self, X, y=None):
         """Fit, then return the most probable component of each sample, shape (n_samples,)."""
         X = self._validate_data(X, reset=True)
-        n_components, tol, reg_covar, max_iter, n_init, given = self._check_parameters(X)
+        n_components, tol, reg_covar, max_iter, n_init, given = (
+            self._check_parameters(X)
+        )
         kind = self.covariance_type
         rng = check_random_state(self.random_state)
         best, best_bound = None, -np.inf
@@ -139,7 +170,9 @@ class GaussianMixture(BaseEstimator):
             params = self._initialize(X, rng, n_components, reg_covar, given)
             bound, bounds, converged, n_iter = -np.inf, [], False, 0
             for n_iter in range(1, max_iter + 1):
-                log_norm, log_resp = e_step(X, params[0], params[1], params[3], kind)
+                log_norm, log_resp = e_step(
+                    X, params[0], params[1], params[3], kind
+                )
                 previous, bound = bound, float(np.mean(log_norm))
                 bounds.append(bound)
                 params = m_step(X, np.exp(log_resp), reg_covar, kind)
@@ -149,46 +182,88 @@ class GaussianMixture(BaseEstimator):
             if best is None or bound > best_bound:
                 best, best_bound = (params, n_iter, bounds, converged), bound
         params, self.n_iter_, self.lower_bounds_, self.converged_ = best
-        self.weights_, self.means_, self.covariances_, self.precisions_cholesky_ = params
+        (
+            self.weights_,
+            self.means_,
+            self.covariances_,
+            self.precisions_cholesky_,
+        ) = params
         self.lower_bound_ = best_bound
         U = self.precisions_cholesky_
-        self.precisions_ = U**2 if kind in ("diag", "spherical") else U @ np.swapaxes(U, -1, -2)
+        self.precisions_ = (
+            U**2
+            if kind in ("diag", "spherical")
+            else U @ np.swapaxes(U, -1, -2)
+        )
         if not self.converged_ and max_iter > 0:
-            warnings.warn(f"EM did not converge in max_iter={max_iter} iterations (the best run's last "
-                          "change in mean log-likelihood was at least tol); increase max_iter or tol.",
-                          ConvergenceWarning)
-        return np.argmax(self._e_step(X)[1], axis=1)  # final E-step: agrees with predict(X)
+            warnings.warn(
+                f"EM did not converge in max_iter={max_iter} iterations (the best run's last "
+                "change in mean log-likelihood was at least tol); increase max_iter or tol.",
+                ConvergenceWarning,
+            )
+        return np.argmax(
+            self._e_step(X)[1], axis=1
+        )  # final E-step: agrees with predict(X)
 
     def _check_parameters(self, X):
         n_components = check_int(self.n_components, "n_components", low=1)
         if n_components > len(X):
-            raise ValueError(f"n_components={n_components} is larger than the number of samples ({len(X)}).")
+            raise ValueError(
+                f"n_components={n_components} is larger than the number of samples ({len(X)})."
+            )
         if self.covariance_type not in COVARIANCE_TYPES:
-            raise ValueError(f"covariance_type must be one of {COVARIANCE_TYPES}; got {self.covariance_type!r}.")
+            raise ValueError(
+                f"covariance_type must be one of {COVARIANCE_TYPES}; got {self.covariance_type!r}."
+            )
         if self.init_params not in INIT_PARAMS:
-            raise ValueError(f"init_params must be one of {INIT_PARAMS}; got {self.init_params!r}.")
-        return (n_components, check_scalar(self.tol, "tol", low=0), check_scalar(self.reg_covar, "reg_covar", low=0),
-                check_int(self.max_iter, "max_iter", low=0), check_int(self.n_init, "n_init", low=1),
-                self._check_initial_parameters(n_components, X.shape[1]))
+            raise ValueError(
+                f"init_params must be one of {INIT_PARAMS}; got {self.init_params!r}."
+            )
+        return (
+            n_components,
+            check_scalar(self.tol, "tol", low=0),
+            check_scalar(self.reg_covar, "reg_covar", low=0),
+            check_int(self.max_iter, "max_iter", low=0),
+            check_int(self.n_init, "n_init", low=1),
+            self._check_initial_parameters(n_components, X.shape[1]),
+        )
 
     def _check_initial_parameters(self, K, d):
-        shapes = {"weights_init": (K,), "means_init": (K, d), "precisions_init": {
-            "full": (K, d, d), "tied": (d, d), "diag": (K, d), "spherical": (K,)}[self.covariance_type]}
+        shapes = {
+            "weights_init": (K,),
+            "means_init": (K, d),
+            "precisions_init": {
+                "full": (K, d, d),
+                "tied": (d, d),
+                "diag": (K, d),
+                "spherical": (K,),
+            }[self.covariance_type],
+        }
         given = {}
         for name, shape in shapes.items():
             value = getattr(self, name)
             if value is not None:
                 given[name] = check_array(value, name=name, ensure_2d=False)
                 if given[name].shape != shape:
-                    raise ValueError(f"{name} must have shape {shape} for n_components={K}, {d} features and "
-                                     f"covariance_type={self.covariance_type!r}; got {given[name].shape}.")
+                    raise ValueError(
+                        f"{name} must have shape {shape} for n_components={K}, {d} features and "
+                        f"covariance_type={self.covariance_type!r}; got {given[name].shape}."
+                    )
         weights = given.get("weights_init")
-        if weights is not None and (np.any(weights < 0) or abs(weights.sum() - 1) > 1e-8):
-            raise ValueError(f"weights_init must be non-negative and sum to 1; got sum {weights.sum()!r}.")
+        if weights is not None and (
+            np.any(weights < 0) or abs(weights.sum() - 1) > 1e-8
+        ):
+            raise ValueError(
+                f"weights_init must be non-negative and sum to 1; got sum {weights.sum()!r}."
+            )
         precisions = given.get("precisions_init")
-        if precisions is not None and not _is_positive_definite(precisions, self.covariance_type):
-            raise ValueError("precisions_init must hold symmetric positive definite matrices (positive numbers "
-                             f"for covariance_type={self.covariance_type!r}).")
+        if precisions is not None and not _is_positive_definite(
+            precisions, self.covariance_type
+        ):
+            raise ValueError(
+                "precisions_init must hold symmetric positive definite matrices (positive numbers "
+                f"for covariance_type={self.covariance_type!r})."
+            )
         return given
 
     def _initialize(self, X, rng, n_components, reg_covar, given):
@@ -196,12 +271,16 @@ class GaussianMixture(BaseEstimator):
         weights = covariances = means = None
         if len(given) < 3:
             resp = self._initial_responsibilities(X, rng, n_components)
-            nk, means, covariances = estimate_gaussian_parameters(X, resp, reg_covar, kind)
+            nk, means, covariances = estimate_gaussian_parameters(
+                X, resp, reg_covar, kind
+            )
             weights = nk / len(X)
         weights = given.get("weights_init", weights)
         means = given.get("means_init", means)
         if "precisions_init" in given:
-            factors = precision_cholesky_from_precisions(given["precisions_init"], kind)
+            factors = precision_cholesky_from_precisions(
+                given["precisions_init"], kind
+            )
             covariances = covariances_from_precision_cholesky(factors, kind)
         else:
             factors = precision_cholesky(covariances, kind)
@@ -209,18 +288,29 @@ class GaussianMixture(BaseEstimator):
 
     def _initial_responsibilities(self, X, rng, K):
         if self.init_params == "kmeans":
-            return np.eye(K)[KMeans(K, n_init=1, random_state=rng).fit(X).labels_]
+            return np.eye(K)[
+                KMeans(K, n_init=1, random_state=rng).fit(X).labels_
+            ]
         if self.init_params == "random":
             resp = rng.uniform(size=(len(X), K))
             return resp / resp.sum(axis=1, keepdims=True)
-        chosen = (kmeans_plusplus(X, K, random_state=rng)[1] if self.init_params == "k-means++"
-                  else rng.choice(len(X), K, replace=False))
+        chosen = (
+            kmeans_plusplus(X, K, random_state=rng)[1]
+            if self.init_params == "k-means++"
+            else rng.choice(len(X), K, replace=False)
+        )
         resp = np.zeros((len(X), K))
         resp[chosen, np.arange(K)] = 1.0
         return resp
 
     def _e_step(self, X):
-        return e_step(X, self.weights_, self.means_, self.precisions_cholesky_, self.covariance_type)
+        return e_step(
+            X,
+            self.weights_,
+            self.means_,
+            self.precisions_cholesky_,
+            self.covariance_type,
+        )
 
     def score_samples(self, X):
         r"""Log-density :math:`\log p(x_i)` of each row of ``X``, shape (n_samples,)."""
@@ -236,16 +326,25 @@ class GaussianMixture(BaseEstimator):
 
     def predict(self, X):
         """Most probable component of each row of ``X``, shape (n_samples,)."""
-        return np.argmax(self._e_step(self._validate_data(X, reset=False))[1], axis=1)
+        return np.argmax(
+            self._e_step(self._validate_data(X, reset=False))[1], axis=1
+        )
 
     def _n_parameters(self):
         K, d = self.means_.shape
-        covariance = {"full": K * d * (d + 1) / 2, "tied": d * (d + 1) / 2, "diag": K * d, "spherical": K}
+        covariance = {
+            "full": K * d * (d + 1) / 2,
+            "tied": d * (d + 1) / 2,
+            "diag": K * d,
+            "spherical": K,
+        }
         return int(covariance[self.covariance_type] + K * d + K - 1)
 
     def bic(self, X):
         r"""Bayesian information criterion :math:`-2\ell+p\log n` on ``X`` (lower is better)."""
-        return -2 * self.score(X) * len(X) + self._n_parameters() * np.log(len(X))
+        return -2 * self.score(X) * len(X) + self._n_parameters() * np.log(
+            len(X)
+        )
 
     def aic(self, X):
         r"""Akaike information criterion :math:`-2\ell+2p` on ``X`` (lower is better)."""
@@ -263,7 +362,18 @@ class GaussianMixture(BaseEstimator):
         counts = rng.multinomial(n_samples, self.weights_)
         draws = []
         for k, (mean, count) in enumerate(zip(self.means_, counts)):
-            U = self.precisions_cholesky_ if self.covariance_type == "tied" else self.precisions_cholesky_[k]
+            U = (
+                self.precisions_cholesky_
+                if self.covariance_type == "tied"
+                else self.precisions_cholesky_[k]
+            )
             z = rng.standard_normal((count, len(mean)))
-            draws.append(mean + (solve_triangular(U, z.T, trans="T").T if U.ndim == 2 else z / U))
+            draws.append(
+                mean
+                + (
+                    solve_triangular(U, z.T, trans="T").T
+                    if U.ndim == 2
+                    else z / U
+                )
+            )
         return np.vstack(draws), np.repeat(np.arange(len(counts)), counts)

@@ -60,7 +60,9 @@ class BaseNB(ClassifierMixin, BaseEstimator):
     def _fit_classes(self, X, y):
         """Validate; set ``classes_`` and ``class_count_``; return X and the one-hot labels (n, K)."""
         X, y = self._validate_data(X, y, reset=True, y_numeric=False)
-        self.classes_, y_index = check_classification_targets(y, estimator_name=type(self).__name__)
+        self.classes_, y_index = check_classification_targets(
+            y, estimator_name=type(self).__name__
+        )
         Y = np.eye(len(self.classes_))[y_index]
         self.class_count_ = Y.sum(axis=0)
         return X, Y
@@ -70,15 +72,25 @@ class DiscreteNB(BaseNB):
     """Shared by the count-based models: the class prior and the additive smoothing."""
 
     def _check_alpha(self):
-        if isinstance(self.alpha, bool) or not isinstance(self.alpha, numbers.Real) or not self.alpha >= 0:
-            raise ValueError(f"alpha must be a non-negative number; got {self.alpha!r}.")
+        if (
+            isinstance(self.alpha, bool)
+            or not isinstance(self.alpha, numbers.Real)
+            or not self.alpha >= 0
+        ):
+            raise ValueError(
+                f"alpha must be a non-negative number; got {self.alpha!r}."
+            )
         return float(self.alpha)
 
     def _set_class_log_prior(self):
         K = len(self.classes_)
         if self.class_prior is not None:
             prior = np.asarray(self.class_prior, dtype=float)
-            if prior.shape != (K,) or np.any(prior < 0) or not np.isclose(prior.sum(), 1.0):
+            if (
+                prior.shape != (K,)
+                or np.any(prior < 0)
+                or not np.isclose(prior.sum(), 1.0)
+            ):
                 raise ValueError(
                     f"class_prior must be {K} non-negative probabilities summing to 1 (one per "
                     f"class in {self.classes_}); got {self.class_prior!r}."
@@ -86,7 +98,9 @@ class DiscreteNB(BaseNB):
             with np.errstate(divide="ignore"):
                 self.class_log_prior_ = np.log(prior)
         elif self.fit_prior:
-            self.class_log_prior_ = np.log(self.class_count_) - np.log(self.class_count_.sum())
+            self.class_log_prior_ = np.log(self.class_count_) - np.log(
+                self.class_count_.sum()
+            )
         else:
             self.class_log_prior_ = np.full(K, -np.log(K))
 

@@ -40,7 +40,9 @@ class BernoulliNB(DiscreteNB):
     Equivalent to ``sklearn.naive_bayes.BernoulliNB(alpha=alpha, binarize=binarize)`` for ``alpha > 0``.
     """
 
-    def __init__(self, alpha=1.0, binarize=0.0, fit_prior=True, class_prior=None):
+    def __init__(
+        self, alpha=1.0, binarize=0.0, fit_prior=True, class_prior=None
+    ):
         self.alpha = alpha
         self.binarize = binarize
         self.fit_prior = fit_prior
@@ -53,10 +55,16 @@ class BernoulliNB(DiscreteNB):
         X = self._binary(X)
         self.feature_count_ = Y.T @ X
         denominator = self.class_count_[:, None] + 2 * alpha
-        with np.errstate(divide="ignore"):  # log 0 = -inf is the intended value for alpha = 0
-            self.feature_log_prob_ = np.log(self.feature_count_ + alpha) - np.log(denominator)
+        with np.errstate(
+            divide="ignore"
+        ):  # log 0 = -inf is the intended value for alpha = 0
+            self.feature_log_prob_ = np.log(
+                self.feature_count_ + alpha
+            ) - np.log(denominator)
             # log(1 - θ) from the complementary count, exact even when θ rounds to 1
-            self._log_complement = np.log(self.class_count_[:, None] - self.feature_count_ + alpha) - np.log(denominator)
+            self._log_complement = np.log(
+                self.class_count_[:, None] - self.feature_count_ + alpha
+            ) - np.log(denominator)
         self._set_class_log_prior()
         return self
 
@@ -75,5 +83,8 @@ class BernoulliNB(DiscreteNB):
         return self._binary(super()._check_X(X))
 
     def _joint_log_likelihood(self, X):
-        return (log_prob_product(X, self.feature_log_prob_)
-                + log_prob_product(1 - X, self._log_complement) + self.class_log_prior_)
+        return (
+            log_prob_product(X, self.feature_log_prob_)
+            + log_prob_product(1 - X, self._log_complement)
+            + self.class_log_prior_
+        )

@@ -45,7 +45,9 @@ class CategoricalNB(DiscreteNB):
     Equivalent to ``sklearn.naive_bayes.CategoricalNB(alpha=alpha)`` for ``alpha > 0``.
     """
 
-    def __init__(self, alpha=1.0, fit_prior=True, class_prior=None, min_categories=None):
+    def __init__(
+        self, alpha=1.0, fit_prior=True, class_prior=None, min_categories=None
+    ):
         self.alpha = alpha
         self.fit_prior = fit_prior
         self.class_prior = class_prior
@@ -58,17 +60,25 @@ class CategoricalNB(DiscreteNB):
         X = _check_categories(X)
         self.n_categories_ = X.max(axis=0) + 1
         if self.min_categories is not None:
-            minimum = np.broadcast_to(np.asarray(self.min_categories), self.n_categories_.shape)
+            minimum = np.broadcast_to(
+                np.asarray(self.min_categories), self.n_categories_.shape
+            )
             if minimum.dtype.kind not in "iu":
-                raise ValueError(f"min_categories must be integers; got {self.min_categories!r}.")
+                raise ValueError(
+                    f"min_categories must be integers; got {self.min_categories!r}."
+                )
             self.n_categories_ = np.maximum(self.n_categories_, minimum)
         y_index = np.argmax(Y, axis=1)
         K = len(self.classes_)
         self.category_count_ = [
-            np.bincount(y_index * V + X[:, j], minlength=K * V).reshape(K, V).astype(float)
+            np.bincount(y_index * V + X[:, j], minlength=K * V)
+            .reshape(K, V)
+            .astype(float)
             for j, V in enumerate(self.n_categories_)
         ]
-        self.feature_log_prob_ = [smoothed_log_frequencies(c, alpha) for c in self.category_count_]
+        self.feature_log_prob_ = [
+            smoothed_log_frequencies(c, alpha) for c in self.category_count_
+        ]
         self._set_class_log_prior()
         return self
 
@@ -87,7 +97,9 @@ class CategoricalNB(DiscreteNB):
     def _joint_log_likelihood(self, X):
         jll = np.tile(self.class_log_prior_, (len(X), 1))
         for j, log_prob in enumerate(self.feature_log_prob_):
-            jll += log_prob[:, X[:, j]].T  # adding -inf for an impossible value is exact
+            jll += log_prob[
+                :, X[:, j]
+            ].T  # adding -inf for an impossible value is exact
         return jll
 
 

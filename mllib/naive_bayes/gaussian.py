@@ -43,12 +43,19 @@ class GaussianNB(BaseNB):
 
     def fit(self, X, y):
         """Fit to ``X`` of shape (n_samples, n_features) and labels ``y``; return self."""
-        var_smoothing = check_scalar(self.var_smoothing, "var_smoothing", low=0)
+        var_smoothing = check_scalar(
+            self.var_smoothing, "var_smoothing", low=0
+        )
         X, Y = self._fit_classes(X, y)
         self.epsilon_ = var_smoothing * float(np.var(X, axis=0).max())
         self.theta_ = (Y.T @ X) / self.class_count_[:, None]
         # per-class variance from the centred data, not E[x²] - E[x]², which cancels
-        self.var_ = np.vstack([np.var(X[Y[:, k] == 1], axis=0) for k in range(Y.shape[1])]) + self.epsilon_
+        self.var_ = (
+            np.vstack(
+                [np.var(X[Y[:, k] == 1], axis=0) for k in range(Y.shape[1])]
+            )
+            + self.epsilon_
+        )
         if np.any(self.var_ == 0):
             raise ValueError(
                 "A feature is constant within a class and var_smoothing is 0, so its Gaussian has "
@@ -58,7 +65,11 @@ class GaussianNB(BaseNB):
             self.class_prior_ = self.class_count_ / self.class_count_.sum()
         else:
             prior = np.asarray(self.priors, dtype=float)
-            if prior.shape != self.class_count_.shape or np.any(prior < 0) or not np.isclose(prior.sum(), 1):
+            if (
+                prior.shape != self.class_count_.shape
+                or np.any(prior < 0)
+                or not np.isclose(prior.sum(), 1)
+            ):
                 raise ValueError(
                     f"priors must be {len(self.classes_)} non-negative probabilities summing to 1; "
                     f"got {self.priors!r}."
@@ -67,8 +78,13 @@ class GaussianNB(BaseNB):
         return self
 
     def _joint_log_likelihood(self, X):
-        with np.errstate(divide="ignore"):  # a zero prior gives log 0 = -inf for its class
+        with np.errstate(
+            divide="ignore"
+        ):  # a zero prior gives log 0 = -inf for its class
             log_prior = np.log(self.class_prior_)
         log_normaliser = -0.5 * np.sum(np.log(2 * np.pi * self.var_), axis=1)
-        squared = [np.sum((X - mu) ** 2 / var, axis=1) for mu, var in zip(self.theta_, self.var_)]
+        squared = [
+            np.sum((X - mu) ** 2 / var, axis=1)
+            for mu, var in zip(self.theta_, self.var_)
+        ]
         return log_prior + log_normaliser - 0.5 * np.column_stack(squared)

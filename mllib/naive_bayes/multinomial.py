@@ -52,7 +52,9 @@ class MultinomialNB(DiscreteNB):
         X, Y = self._fit_classes(X, y)
         _check_counts(X)
         self.feature_count_ = Y.T @ X
-        self.feature_log_prob_ = smoothed_log_frequencies(self.feature_count_, alpha)
+        self.feature_log_prob_ = smoothed_log_frequencies(
+            self.feature_count_, alpha
+        )
         self._set_class_log_prior()
         return self
 
@@ -60,7 +62,9 @@ class MultinomialNB(DiscreteNB):
         return _check_counts(super()._check_X(X))
 
     def _joint_log_likelihood(self, X):
-        return log_prob_product(X, self.feature_log_prob_) + self.class_log_prior_
+        return (
+            log_prob_product(X, self.feature_log_prob_) + self.class_log_prior_
+        )
 
 
 def _check_counts(X):

@@ -40,10 +40,18 @@ ACTIVATIONS = {
 # output function of the scores Z (m, k), and the mean loss computed from Z directly
 # (log-sum-exp / logaddexp: finite even where a probability underflows)
 OUTPUT_LOSSES = {
-    "squared_error": (lambda Z: Z, lambda Z, Y: 0.5 * np.mean(np.sum((Z - Y) ** 2, axis=1))),
-    "binary_log_loss": (expit, lambda Z, Y: np.mean(np.sum(np.logaddexp(0, Z) - Y * Z, axis=1))),
-    "log_loss": (lambda Z: softmax(Z, axis=1),
-                 lambda Z, Y: np.mean(logsumexp(Z, axis=1) - np.sum(Y * Z, axis=1))),
+    "squared_error": (
+        lambda Z: Z,
+        lambda Z, Y: 0.5 * np.mean(np.sum((Z - Y) ** 2, axis=1)),
+    ),
+    "binary_log_loss": (
+        expit,
+        lambda Z, Y: np.mean(np.sum(np.logaddexp(0, Z) - Y * Z, axis=1)),
+    ),
+    "log_loss": (
+        lambda Z: softmax(Z, axis=1),
+        lambda Z, Y: np.mean(logsumexp(Z, axis=1) - np.sum(Y * Z, axis=1)),
+    ),
 }
 
 
@@ -70,7 +78,9 @@ def loss_and_gradients(X, Y, coefs, intercepts, activation, loss, alpha):
     m = len(X)
     Z, A = forward(X, coefs, intercepts, activation)
     output, mean_loss = OUTPUT_LOSSES[loss]
-    value = mean_loss(Z[-1], Y) + alpha / (2 * m) * sum(np.sum(W * W) for W in coefs)
+    value = mean_loss(Z[-1], Y) + alpha / (2 * m) * sum(
+        np.sum(W * W) for W in coefs
+    )
     derivative = ACTIVATIONS[activation][1]
     delta = (output(Z[-1]) - Y) / m  # ∂J/∂Z_L for each matched output and loss
     coef_grads, intercept_grads = [None] * len(coefs), [None] * len(coefs)
@@ -78,7 +88,9 @@ def loss_and_gradients(X, Y, coefs, intercepts, activation, loss, alpha):
         coef_grads[layer] = A[layer].T @ delta + alpha / m * coefs[layer]
         intercept_grads[layer] = delta.sum(axis=0)
         if layer > 0:  # the δ recursion: back through W, then through g
-            delta = (delta @ coefs[layer].T) * derivative(Z[layer - 1], A[layer])
+            delta = (delta @ coefs[layer].T) * derivative(
+                Z[layer - 1], A[layer]
+            )
     return value, coef_grads, intercept_grads
 
 
@@ -99,7 +111,8 @@ def unpack(theta, layer_sizes):
 def flat_objective(theta, X, Y, layer_sizes, activation, loss, alpha):
     """``(J, ∇J)`` with all parameters in one vector: for scipy's L-BFGS, SGD and gradient checks."""
     value, coef_grads, intercept_grads = loss_and_gradients(
-        X, Y, *unpack(theta, layer_sizes), activation, loss, alpha)
+        X, Y, *unpack(theta, layer_sizes), activation, loss, alpha
+    )
     return value, pack(coef_grads, intercept_grads)
 
 

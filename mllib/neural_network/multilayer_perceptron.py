@@ -24,14 +24,37 @@ from scipy.special import expit, softmax
 from ..base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ..exceptions import ConvergenceWarning
 from ..optim import minibatch_sgd
-from ..validation import check_classification_targets, check_int, check_random_state, check_scalar
-from .backprop import ACTIVATIONS, flat_objective, forward, glorot_uniform, pack, unpack
+from ..validation import (
+    check_classification_targets,
+    check_int,
+    check_random_state,
+    check_scalar,
+)
+from .backprop import (
+    ACTIVATIONS,
+    flat_objective,
+    forward,
+    glorot_uniform,
+    pack,
+    unpack,
+)
 
 
 class _BaseMLP(BaseEstimator):
-    def __init__(self, hidden_layer_sizes=(100,), activation="relu", solver="lbfgs", alpha=1e-4,
-                 batch_size="auto", learning_rate_init=1e-3, max_iter=200, tol=1e-4,
-                 n_iter_no_change=10, random_state=None, warm_start=False):
+    def __init__(
+        self,
+        hidden_layer_sizes=(100,),
+        activation="relu",
+        solver="lbfgs",
+        alpha=1e-4,
+        batch_size="auto",
+        learning_rate_init=1e-3,
+        max_iter=200,
+        tol=1e-4,
+        n_iter_no_change=10,
+        random_state=None,
+        warm_start=False,
+    ):
         self.hidden_layer_sizes = hidden_layer_sizes
         self.activation = activation
         self.solver = solver
@@ -46,17 +69,35 @@ class _BaseMLP(BaseEstimator):
 
     def _check_params(self):
         hidden = self.hidden_layer_sizes
-        hidden = (hidden,) if isinstance(hidden, numbers.Integral) else tuple(hidden)
-        if any(isinstance(h, bool) or not isinstance(h, numbers.Integral) or h < 1 for h in hidden):
-            raise ValueError(f"hidden_layer_sizes must be positive integers; got {self.hidden_layer_sizes!r}.")
+        hidden = (
+            (hidden,)
+            if isinstance(hidden, numbers.Integral)
+            else tuple(hidden)
+        )
+        if any(
+            isinstance(h, bool) or not isinstance(h, numbers.Integral) or h < 1
+            for h in hidden
+        ):
+            raise ValueError(
+                f"hidden_layer_sizes must be positive integers; got {self.hidden_layer_sizes!r}."
+            )
         if self.activation not in ACTIVATIONS:
-            raise ValueError(f"activation must be one of {sorted(ACTIVATIONS)}; got {self.activation!r}.")
+            raise ValueError(
+                f"activation must be one of {sorted(ACTIVATIONS)}; got {self.activation!r}."
+            )
         if self.solver not in ("lbfgs", "sgd"):
-            raise ValueError(f'solver must be "lbfgs" or "sgd"; got {self.solver!r}.')
+            raise ValueError(
+                f'solver must be "lbfgs" or "sgd"; got {self.solver!r}.'
+            )
         if self.batch_size != "auto":
             check_int(self.batch_size, "batch_size", low=1)
         check_scalar(self.alpha, "alpha", low=0)
-        check_scalar(self.learning_rate_init, "learning_rate_init", low=0, low_inclusive=False)
+        check_scalar(
+            self.learning_rate_init,
+            "learning_rate_init",
+            low=0,
+            low_inclusive=False,
+        )
         check_scalar(self.tol, "tol", low=0, low_inclusive=False)
         check_int(self.max_iter, "max_iter", low=1)
         check_int(self.n_iter_no_change, "n_iter_no_change", low=1)
@@ -65,38 +106,84 @@ class _BaseMLP(BaseEstimator):
     def _fit(self, X, Y, loss):
         layer_sizes = [X.shape[1], *self._check_params(), Y.shape[1]]
         if self.warm_start and hasattr(self, "coefs_"):
-            if [W.shape for W in self.coefs_] != list(zip(layer_sizes[:-1], layer_sizes[1:])):
-                raise ValueError("warm_start=True, but coefs_ do not match the layer sizes of this fit.")
-            theta0 = pack(self.coefs_, self.intercepts_)  # a new vector: coefs_ are not modified
+            if [W.shape for W in self.coefs_] != list(
+                zip(layer_sizes[:-1], layer_sizes[1:])
+            ):
+                raise ValueError(
+                    "warm_start=True, but coefs_ do not match the layer sizes of this fit."
+                )
+            theta0 = pack(
+                self.coefs_, self.intercepts_
+            )  # a new vector: coefs_ are not modified
         else:
-            theta0 = pack(*glorot_uniform(layer_sizes, self.activation, check_random_state(self.random_state)))
+            theta0 = pack(
+                *glorot_uniform(
+                    layer_sizes,
+                    self.activation,
+                    check_random_state(self.random_state),
+                )
+            )
         args = (layer_sizes, self.activation, loss)
         n = len(X)
         if self.solver == "lbfgs":
-            result = minimize(flat_objective, theta0, args=(X, Y, *args, self.alpha), jac=True,
-                              method="L-BFGS-B", options={"maxiter": self.max_iter, "gtol": self.tol})
+            result = minimize(
+                flat_objective,
+                theta0,
+                args=(X, Y, *args, self.alpha),
+                jac=True,
+                method="L-BFGS-B",
+                options={"maxiter": self.max_iter, "gtol": self.tol},
+            )
             if not result.success:
-                warnings.warn(f"L-BFGS-B stopped before convergence: {result.message}. Increase "
-                              "max_iter.", ConvergenceWarning, stacklevel=3)
-            theta, self.loss_, self.n_iter_ = result.x, float(result.fun), int(result.nit)
+                warnings.warn(
+                    f"L-BFGS-B stopped before convergence: {result.message}. Increase "
+                    "max_iter.",
+                    ConvergenceWarning,
+                    stacklevel=3,
+                )
+            theta, self.loss_, self.n_iter_ = (
+                result.x,
+                float(result.fun),
+                int(result.nit),
+            )
         else:
-            batch = min(200, n) if self.batch_size == "auto" else min(self.batch_size, n)
+            batch = (
+                min(200, n)
+                if self.batch_size == "auto"
+                else min(self.batch_size, n)
+            )
             # a minibatch B gets penalty α|B|/n, so its gradient is an unbiased estimate of ∇J
             result = minibatch_sgd(
                 lambda t: flat_objective(t, X, Y, *args, self.alpha)[0],
-                lambda t, B: flat_objective(t, X[B], Y[B], *args, self.alpha * len(B) / n)[1],
-                theta0, n, step_size=self.learning_rate_init, batch_size=batch,
-                max_iter=self.max_iter, tol=self.tol, n_iter_no_change=self.n_iter_no_change,
-                random_state=check_random_state(self.random_state))
-            theta, self.loss_, self.n_iter_ = result.x, result.fun, result.n_iter
+                lambda t, B: flat_objective(
+                    t, X[B], Y[B], *args, self.alpha * len(B) / n
+                )[1],
+                theta0,
+                n,
+                step_size=self.learning_rate_init,
+                batch_size=batch,
+                max_iter=self.max_iter,
+                tol=self.tol,
+                n_iter_no_change=self.n_iter_no_change,
+                random_state=check_random_state(self.random_state),
+            )
+            theta, self.loss_, self.n_iter_ = (
+                result.x,
+                result.fun,
+                result.n_iter,
+            )
             self.loss_curve_ = list(result.history["fun"][1:])
-        self.coefs_, self.intercepts_ = (list(p) for p in unpack(theta.copy(), layer_sizes))
+        self.coefs_, self.intercepts_ = (
+            list(p) for p in unpack(theta.copy(), layer_sizes)
+        )
         self.n_layers_, self.n_outputs_ = len(layer_sizes), layer_sizes[-1]
         return self
 
     def _scores(self, X):
         X = self._validate_data(X, reset=False)
-        return forward(X, self.coefs_, self.intercepts_, self.activation)[0][-1]
+        return forward(X, self.coefs_, self.intercepts_, self.activation)[0][
+            -1
+        ]
 
 
 class MLPClassifier(ClassifierMixin, _BaseMLP):
@@ -154,9 +241,15 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
     def fit(self, X, y):
         """Fit to ``X`` of shape (n_samples, n_features) and labels ``y``; return self."""
         X, y = self._validate_data(X, y, reset=True, y_numeric=False)
-        self.classes_, y_index = check_classification_targets(y, estimator_name="MLPClassifier")
+        self.classes_, y_index = check_classification_targets(
+            y, estimator_name="MLPClassifier"
+        )
         binary = len(self.classes_) == 2
-        Y = y_index[:, None].astype(float) if binary else np.eye(len(self.classes_))[y_index]
+        Y = (
+            y_index[:, None].astype(float)
+            if binary
+            else np.eye(len(self.classes_))[y_index]
+        )
         self.out_activation_ = "logistic" if binary else "softmax"
         return self._fit(X, Y, "binary_log_loss" if binary else "log_loss")
 
@@ -169,7 +262,9 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
 
     def predict(self, X):
         """The most probable class for each row of ``X``, shape (n_samples,)."""
-        proba = self.predict_proba(X)  # first, so that an unfitted model raises NotFittedError
+        proba = self.predict_proba(
+            X
+        )  # first, so that an unfitted model raises NotFittedError
         return self.classes_[np.argmax(proba, axis=1)]
 
 

@@ -71,7 +71,9 @@ class WeightedMajority(ClassifierMixin, BaseEstimator):
         self.beta = beta
 
     def _penalty(self):
-        return check_scalar(self.beta, "beta", low=0.0, high=1.0, high_inclusive=False)
+        return check_scalar(
+            self.beta, "beta", low=0.0, high=1.0, high_inclusive=False
+        )
 
     def fit(self, X, y):
         """Run the algorithm over the stream: ``X`` (n_trials, n_experts) of advice, ``y`` (n_trials,)."""
@@ -79,7 +81,9 @@ class WeightedMajority(ClassifierMixin, BaseEstimator):
         X, y = self._validate_data(X, y, reset=True)
         check_binary(X, "X (the expert advice)"), check_binary(y, "y")
         wrong = X != y[:, None]
-        mistakes_before = np.cumsum(wrong, axis=0) - wrong  # m_{t,i}: expert i's mistakes before trial t
+        mistakes_before = (
+            np.cumsum(wrong, axis=0) - wrong
+        )  # m_{t,i}: expert i's mistakes before trial t
         if self._needs_a_perfect_expert and wrong.any(axis=0).all():
             last = int(np.max(np.argmax(wrong, axis=0)))
             raise ValueError(
@@ -88,17 +92,23 @@ class WeightedMajority(ClassifierMixin, BaseEstimator):
                 "perfect expert; use WeightedMajority(beta) when none may exist."
             )
         # beta ** 0 == 1 also for beta = 0, so experts without mistakes keep weight 1
-        weights = beta ** (mistakes_before - mistakes_before.min(axis=1, keepdims=True))
+        weights = beta ** (
+            mistakes_before - mistakes_before.min(axis=1, keepdims=True)
+        )
         self.predictions_ = weighted_vote(X, weights)
         self.mistakes_ = self.predictions_ != y
         self.n_mistakes_ = int(self.mistakes_.sum())
         self.expert_mistakes_ = wrong.sum(axis=0)
-        self.weights_ = beta ** (self.expert_mistakes_ - self.expert_mistakes_.min())
+        self.weights_ = beta ** (
+            self.expert_mistakes_ - self.expert_mistakes_.min()
+        )
         return self
 
     def predict(self, X):
         """The weighted majority of new advice ``X`` (n_trials, n_experts) with the final weights."""
-        X = check_binary(self._validate_data(X, reset=False), "X (the expert advice)")
+        X = check_binary(
+            self._validate_data(X, reset=False), "X (the expert advice)"
+        )
         return weighted_vote(X, self.weights_)
 
 

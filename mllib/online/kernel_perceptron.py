@@ -13,7 +13,10 @@ import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin
 from ..kernels import check_psd, is_psd_by_construction, pairwise_kernels
-from ..linear_model.perceptron import encode_binary_labels, run_mistake_driven_passes
+from ..linear_model.perceptron import (
+    encode_binary_labels,
+    run_mistake_driven_passes,
+)
 from ..validation import check_random_state
 
 
@@ -65,8 +68,17 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
     :math:`O(1)`. scikit-learn has no kernel perceptron.
     """
 
-    def __init__(self, kernel="linear", degree=3, gamma=None, coef0=1, fit_intercept=True,
-                 max_iter=1000, shuffle=True, random_state=None):
+    def __init__(
+        self,
+        kernel="linear",
+        degree=3,
+        gamma=None,
+        coef0=1,
+        fit_intercept=True,
+        max_iter=1000,
+        shuffle=True,
+        random_state=None,
+    ):
         self.kernel = kernel
         self.degree = degree
         self.gamma = gamma
@@ -77,7 +89,11 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
 
     def _gram(self, X, Y):
-        params = {} if callable(self.kernel) else dict(degree=self.degree, gamma=self.gamma, coef0=self.coef0)
+        params = (
+            {}
+            if callable(self.kernel)
+            else dict(degree=self.degree, gamma=self.gamma, coef0=self.coef0)
+        )
         return pairwise_kernels(X, Y, metric=self.kernel, **params)
 
     def fit(self, X, y):
@@ -87,7 +103,9 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         K = self._gram(X, X)
         if not is_psd_by_construction(self.kernel, self.degree, self.coef0):
             # without a feature map there is no perceptron in feature space, and no mistake bound
-            check_psd(K, name="The Gram matrix of the kernel on the training data")
+            check_psd(
+                K, name="The Gram matrix of the kernel on the training data"
+            )
         rng = check_random_state(self.random_state)
         counts, decision = np.zeros(len(X)), np.zeros(len(X))
         step_b = 1.0 if self.fit_intercept else 0.0
@@ -99,9 +117,16 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
             counts[i] += 1
             decision[:] += y_signed[i] * (K[:, i] + step_b)
 
-        self.n_iter_, self.mistakes_per_epoch_, self.mistake_indices_ = run_mistake_driven_passes(
-            is_mistake, update, len(X), max_iter=self.max_iter, shuffle=self.shuffle, rng=rng,
-            name="KernelPerceptron",
+        self.n_iter_, self.mistakes_per_epoch_, self.mistake_indices_ = (
+            run_mistake_driven_passes(
+                is_mistake,
+                update,
+                len(X),
+                max_iter=self.max_iter,
+                shuffle=self.shuffle,
+                rng=rng,
+                name="KernelPerceptron",
+            )
         )
         self.n_updates_ = len(self.mistake_indices_)
         self.support_ = np.flatnonzero(counts)
@@ -113,7 +138,10 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
     def decision_function(self, X):
         r""":math:`\sum_i c_iy_i\,k(x_i,x)+b` for each row of ``X``, shape (n_samples,)."""
         X = self._validate_data(X, reset=False)
-        return self._gram(X, self.support_vectors_) @ self.dual_coef_[0] + self.intercept_[0]
+        return (
+            self._gram(X, self.support_vectors_) @ self.dual_coef_[0]
+            + self.intercept_[0]
+        )
 
     def predict(self, X):
         """``classes_[1]`` where the decision function is positive, else ``classes_[0]``."""

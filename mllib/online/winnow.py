@@ -55,7 +55,14 @@ class Winnow(ClassifierMixin, BaseEstimator):
     has no equivalent.
     """
 
-    def __init__(self, threshold=None, promotion=2.0, max_iter=1000, shuffle=True, random_state=None):
+    def __init__(
+        self,
+        threshold=None,
+        promotion=2.0,
+        max_iter=1000,
+        shuffle=True,
+        random_state=None,
+    ):
         self.threshold = threshold
         self.promotion = promotion
         self.max_iter = max_iter
@@ -64,11 +71,17 @@ class Winnow(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         """Run passes over ``X`` (n_samples, n_features) in {0,1} and ``y`` in {0,1}; return ``self``."""
-        promotion = check_scalar(self.promotion, "promotion", low=1.0, low_inclusive=False)
+        promotion = check_scalar(
+            self.promotion, "promotion", low=1.0, low_inclusive=False
+        )
         X, y = self._validate_data(X, y, reset=True)
         check_binary(X, "X"), check_binary(y, "y")
-        threshold = float(X.shape[1]) if self.threshold is None else check_scalar(
-            self.threshold, "threshold", low=0.0, low_inclusive=False
+        threshold = (
+            float(X.shape[1])
+            if self.threshold is None
+            else check_scalar(
+                self.threshold, "threshold", low=0.0, low_inclusive=False
+            )
         )
         w = np.ones(X.shape[1])
         rng = check_random_state(self.random_state)
@@ -76,12 +89,21 @@ class Winnow(ClassifierMixin, BaseEstimator):
         def is_mistake(i):
             return (X[i] @ w >= threshold) != y[i]
 
-        def update(i):  # y - ŷ = +1 on a missed positive, -1 on a false positive
+        def update(
+            i,
+        ):  # y - ŷ = +1 on a missed positive, -1 on a false positive
             w[X[i] == 1] *= promotion if y[i] == 1 else 1.0 / promotion
 
-        self.n_iter_, self.mistakes_per_epoch_, self.mistake_indices_ = run_mistake_driven_passes(
-            is_mistake, update, len(X), max_iter=self.max_iter, shuffle=self.shuffle, rng=rng,
-            name="Winnow",
+        self.n_iter_, self.mistakes_per_epoch_, self.mistake_indices_ = (
+            run_mistake_driven_passes(
+                is_mistake,
+                update,
+                len(X),
+                max_iter=self.max_iter,
+                shuffle=self.shuffle,
+                rng=rng,
+                name="Winnow",
+            )
         )
         self.coef_, self.threshold_ = w, threshold
         self.n_updates_ = len(self.mistake_indices_)

@@ -36,11 +36,22 @@ class KernelRows:
         Kernel parameters (``gamma`` is required for ``"poly"`` and ``"rbf"``).
     """
 
-    def __init__(self, X, kernel, cache_size=200, *, gamma=None, degree=3, coef0=0.0):
+    def __init__(
+        self, X, kernel, cache_size=200, *, gamma=None, degree=3, coef0=0.0
+    ):
         if kernel not in ("linear", "poly", "rbf"):
-            raise ValueError(f'KernelRows computes "linear", "poly" or "rbf" kernels; got {kernel!r}.')
-        self.kernel, self.gamma, self.degree, self.coef0 = kernel, gamma, degree, coef0
-        self.X = X - X.mean(axis=0) if kernel == "rbf" else X   # distances do not change
+            raise ValueError(
+                f'KernelRows computes "linear", "poly" or "rbf" kernels; got {kernel!r}.'
+            )
+        self.kernel, self.gamma, self.degree, self.coef0 = (
+            kernel,
+            gamma,
+            degree,
+            coef0,
+        )
+        self.X = (
+            X - X.mean(axis=0) if kernel == "rbf" else X
+        )  # distances do not change
         self.sq_norms = np.einsum("ij,ij->i", self.X, self.X)
         self.capacity = max(2, int(cache_size * 2**20 // (8 * len(X))))
         self.rows = OrderedDict()
@@ -54,7 +65,9 @@ class KernelRows:
             row = self._transform(self.X @ self.X[i], self.sq_norms[i])
             self.rows[i] = row
             if len(self.rows) > self.capacity:
-                self.rows.popitem(last=False)             # evict the least recently used row
+                self.rows.popitem(
+                    last=False
+                )  # evict the least recently used row
         else:
             self.rows.move_to_end(i)
         return row

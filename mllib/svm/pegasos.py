@@ -6,7 +6,11 @@ import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin
 from ..losses import hinge
-from ..validation import check_classification_targets, check_random_state, check_scalar
+from ..validation import (
+    check_classification_targets,
+    check_random_state,
+    check_scalar,
+)
 
 
 def hinge_objective(w, X, y, lam, b=0.0):
@@ -73,7 +77,14 @@ class PegasosSVM(ClassifierMixin, BaseEstimator):
     solver for SVM*, Mathematical Programming 127.
     """
 
-    def __init__(self, lam=1e-3, n_iter=1000, batch_size=1, projection=True, random_state=None):
+    def __init__(
+        self,
+        lam=1e-3,
+        n_iter=1000,
+        batch_size=1,
+        projection=True,
+        random_state=None,
+    ):
         self.lam = lam
         self.n_iter = n_iter
         self.batch_size = batch_size
@@ -87,19 +98,27 @@ class PegasosSVM(ClassifierMixin, BaseEstimator):
         for name in ("n_iter", "batch_size"):
             value = getattr(self, name)
             if not isinstance(value, numbers.Integral) or value < 1:
-                raise ValueError(f"{name} must be a positive integer; got {value!r}.")
-        self.classes_, index = check_classification_targets(y, n_classes=2, estimator_name="PegasosSVM")
+                raise ValueError(
+                    f"{name} must be a positive integer; got {value!r}."
+                )
+        self.classes_, index = check_classification_targets(
+            y, n_classes=2, estimator_name="PegasosSVM"
+        )
         signs = 2.0 * index - 1.0
         rng = check_random_state(self.random_state)
         batches = rng.integers(0, len(X), size=(self.n_iter, self.batch_size))
-        checkpoints = set(np.unique(np.geomspace(1, self.n_iter, 60).astype(int)).tolist())
+        checkpoints = set(
+            np.unique(np.geomspace(1, self.n_iter, 60).astype(int)).tolist()
+        )
         steps, curve = [], []
         w = np.zeros(X.shape[1])
         radius = 1.0 / np.sqrt(lam)
         for t, batch in enumerate(batches, start=1):
             Xb, yb = X[batch], signs[batch]
-            violated = yb * (Xb @ w) < 1.0                  # the hinge's sub-gradient is -y x there
-            w *= 1.0 - 1.0 / t                              # (1 - eta_t lam) with eta_t = 1/(lam t)
+            violated = (
+                yb * (Xb @ w) < 1.0
+            )  # the hinge's sub-gradient is -y x there
+            w *= 1.0 - 1.0 / t  # (1 - eta_t lam) with eta_t = 1/(lam t)
             w += (yb[violated] @ Xb[violated]) / (lam * t * self.batch_size)
             norm = np.sqrt(w @ w)
             if self.projection and norm > radius:
@@ -109,7 +128,10 @@ class PegasosSVM(ClassifierMixin, BaseEstimator):
                 curve.append(hinge_objective(w, X, signs, lam))
         self.coef_ = w[None, :]
         self.intercept_ = np.zeros(1)
-        self.objective_steps_, self.objective_curve_ = np.array(steps), np.array(curve)
+        self.objective_steps_, self.objective_curve_ = (
+            np.array(steps),
+            np.array(curve),
+        )
         return self
 
     def decision_function(self, X):

@@ -84,14 +84,14 @@ def smo(K, y, C, *, tol=1e-3, max_iter=-1):
     """
     n = len(y)
     alpha = np.zeros(n)
-    v = y.astype(float)                                   # alpha = 0: the decision values are 0
+    v = y.astype(float)  # alpha = 0: the decision values are 0
     diag = K.diagonal().copy()
     v_up, v_low = np.where(y > 0, v, -np.inf), np.where(y < 0, v, np.inf)
     violations, duals, dual = [], [], 0.0
-    labels = y.tolist()                                   # Python floats: fast scalar tests in the loop
+    labels = y.tolist()  # Python floats: fast scalar tests in the loop
     step = 0
     while True:
-        i = int(v_up.argmax())                            # most violating "up" multiplier
+        i = int(v_up.argmax())  # most violating "up" multiplier
         violation = v_up[i] - v_low.min()
         violations.append(violation)
         if violation < tol or step == max_iter:
@@ -100,10 +100,12 @@ def smo(K, y, C, *, tol=1e-3, max_iter=-1):
         # the "low" multipliers that violate the KKT conditions together with i. (In place: the
         # loop runs thousands of times, and numpy's per-call overhead is what it costs.)
         Ki = K[i]
-        gain = v_up[i] - v_low                            # b_it = v_i - v_t > 0: the pair (i, t) violates
+        gain = (
+            v_up[i] - v_low
+        )  # b_it = v_i - v_t > 0: the pair (i, t) violates
         np.maximum(gain, 0.0, out=gain)
-        curvature = diag - 2.0 * Ki                       # a_it = K_ii + K_tt - 2 K_it
-        curvature += diag[i]                              #      = ||phi(x_i) - phi(x_t)||^2
+        curvature = diag - 2.0 * Ki  # a_it = K_ii + K_tt - 2 K_it
+        curvature += diag[i]  #      = ||phi(x_i) - phi(x_t)||^2
         np.maximum(curvature, TAU, out=curvature)
         gain *= gain
         gain /= curvature
@@ -123,9 +125,19 @@ def smo(K, y, C, *, tol=1e-3, max_iter=-1):
         v_up -= change
         v_low -= change
         for k in (i, j):
-            v_up[k] = v[k] if (alpha[k] < C if labels[k] > 0 else alpha[k] > 0) else -np.inf
-            v_low[k] = v[k] if (alpha[k] < C if labels[k] < 0 else alpha[k] > 0) else np.inf
-        dual += t * b_ij - 0.5 * t * t * a_ij              # exact increase of D along the step
+            v_up[k] = (
+                v[k]
+                if (alpha[k] < C if labels[k] > 0 else alpha[k] > 0)
+                else -np.inf
+            )
+            v_low[k] = (
+                v[k]
+                if (alpha[k] < C if labels[k] < 0 else alpha[k] > 0)
+                else np.inf
+            )
+        dual += (
+            t * b_ij - 0.5 * t * t * a_ij
+        )  # exact increase of D along the step
         duals.append(dual)
         step += 1
     converged = violations[-1] < tol
@@ -137,7 +149,9 @@ def smo(K, y, C, *, tol=1e-3, max_iter=-1):
             stacklevel=2,
         )
     history = {"violation": np.array(violations), "dual": np.array(duals)}
-    return SMOResult(alpha, _intercept(alpha, v, y, C), step, converged, history)
+    return SMOResult(
+        alpha, _intercept(alpha, v, y, C), step, converged, history
+    )
 
 
 def _move(value, t, direction, to_bound, C):

@@ -7,7 +7,11 @@ from scipy.optimize import linprog
 
 from ..base import BaseEstimator, ClassifierMixin
 from ..kernels import check_psd, is_psd_by_construction, pairwise_kernels
-from ..validation import check_classification_targets, check_is_fitted, check_scalar
+from ..validation import (
+    check_classification_targets,
+    check_is_fitted,
+    check_scalar,
+)
 from .kernel_cache import KernelRows
 from .smo import smo
 
@@ -74,8 +78,17 @@ class SVC(ClassifierMixin, BaseEstimator):
     Cortes & Vapnik (1995); Chang & Lin (2011), *LIBSVM*; Fan, Chen & Lin (2005).
     """
 
-    def __init__(self, C=1.0, kernel="rbf", degree=3, gamma="scale", coef0=0.0, tol=1e-3, cache_size=200,
-                 max_iter=-1):
+    def __init__(
+        self,
+        C=1.0,
+        kernel="rbf",
+        degree=3,
+        gamma="scale",
+        coef0=0.0,
+        tol=1e-3,
+        cache_size=200,
+        max_iter=-1,
+    ):
         self.C = C
         self.kernel = kernel
         self.degree = degree
@@ -90,27 +103,44 @@ class SVC(ClassifierMixin, BaseEstimator):
         X, y = self._validate_data(X, y, reset=True, y_numeric=False)
         C = check_scalar(self.C, "C", low=0, low_inclusive=False)
         tol = check_scalar(self.tol, "tol", low=0, low_inclusive=False)
-        if not isinstance(self.max_iter, numbers.Integral) or not (self.max_iter == -1 or self.max_iter > 0):
-            raise ValueError(f"max_iter must be a positive integer or -1 (no limit); got {self.max_iter!r}.")
-        self.classes_, index = check_classification_targets(y, n_classes=2, estimator_name="SVC (binary)")
-        signs = 2.0 * index - 1.0                         # classes_[0] -> -1, classes_[1] -> +1
-        cache_size = check_scalar(self.cache_size, "cache_size", low=0, low_inclusive=False)
+        if not isinstance(self.max_iter, numbers.Integral) or not (
+            self.max_iter == -1 or self.max_iter > 0
+        ):
+            raise ValueError(
+                f"max_iter must be a positive integer or -1 (no limit); got {self.max_iter!r}."
+            )
+        self.classes_, index = check_classification_targets(
+            y, n_classes=2, estimator_name="SVC (binary)"
+        )
+        signs = 2.0 * index - 1.0  # classes_[0] -> -1, classes_[1] -> +1
+        cache_size = check_scalar(
+            self.cache_size, "cache_size", low=0, low_inclusive=False
+        )
         self._gamma = self._resolve_gamma(X)
-        psd_by_construction = is_psd_by_construction(self.kernel, self.degree, self.coef0)
+        psd_by_construction = is_psd_by_construction(
+            self.kernel, self.degree, self.coef0
+        )
         if psd_by_construction and np.isfinite(C):
             kernel, params = self._kernel_and_params()
             gram = KernelRows(X, kernel, cache_size, **params)
-        else:                                             # the checks below need the whole matrix
+        else:  # the checks below need the whole matrix
             gram = self._kernel(X, X)
             if not psd_by_construction:
-                check_psd(gram, name="The Gram matrix of the kernel on the training data")
+                check_psd(
+                    gram,
+                    name="The Gram matrix of the kernel on the training data",
+                )
             if np.isinf(C):
                 _check_separable(gram, signs)
         result = smo(gram, signs, C, tol=tol, max_iter=self.max_iter)
         # scikit-learn's order: the support vectors of classes_[0], then those of classes_[1]
-        self.support_ = np.concatenate([np.flatnonzero((result.alpha > 0) & (index == k)) for k in (0, 1)])
+        self.support_ = np.concatenate(
+            [np.flatnonzero((result.alpha > 0) & (index == k)) for k in (0, 1)]
+        )
         self.support_vectors_ = X[self.support_]
-        self.n_support_ = np.array([np.sum(index[self.support_] == k) for k in (0, 1)], dtype=np.int32)
+        self.n_support_ = np.array(
+            [np.sum(index[self.support_] == k) for k in (0, 1)], dtype=np.int32
+        )
         self.dual_coef_ = (result.alpha * signs)[self.support_][None, :]
         self.intercept_ = np.array([result.intercept])
         self.n_iter_ = np.array([result.n_iter])
@@ -120,14 +150,19 @@ class SVC(ClassifierMixin, BaseEstimator):
     def coef_(self):
         r""":math:`w=\sum_i\alpha_iy_ix_i`, shape (1, n_features); only for ``kernel="linear"`` (as in scikit-learn)."""
         if not (isinstance(self.kernel, str) and self.kernel == "linear"):
-            raise AttributeError(f"coef_ exists only for kernel='linear'; this SVC has kernel={self.kernel!r}.")
+            raise AttributeError(
+                f"coef_ exists only for kernel='linear'; this SVC has kernel={self.kernel!r}."
+            )
         check_is_fitted(self)
         return self.dual_coef_ @ self.support_vectors_
 
     def decision_function(self, X):
         r""":math:`f(x)=\sum_{i\in SV}\alpha_iy_ik(x_i,x)+b`, shape (n_samples,); positive means ``classes_[1]``."""
         X = self._validate_data(X, reset=False)
-        return self._kernel(X, self.support_vectors_) @ self.dual_coef_[0] + self.intercept_[0]
+        return (
+            self._kernel(X, self.support_vectors_) @ self.dual_coef_[0]
+            + self.intercept_[0]
+        )
 
     def predict(self, X):
         """The class on the side of the hyperplane where each row of ``X`` falls, shape (n_samples,)."""
@@ -141,15 +176,21 @@ class SVC(ClassifierMixin, BaseEstimator):
         if self.gamma == "auto":
             return 1.0 / X.shape[1]
         if isinstance(self.gamma, str):
-            raise ValueError(f'gamma must be "scale", "auto" or a positive number; got {self.gamma!r}.')
+            raise ValueError(
+                f'gamma must be "scale", "auto" or a positive number; got {self.gamma!r}.'
+            )
         return check_scalar(self.gamma, "gamma", low=0, low_inclusive=False)
 
     def _kernel_and_params(self):
         if callable(self.kernel):
             return self.kernel, {}
         if self.kernel not in ("linear", "poly", "rbf"):
-            raise ValueError(f'kernel must be "linear", "poly", "rbf" or a callable; got {self.kernel!r}.')
-        return self.kernel, dict(gamma=self._gamma, degree=self.degree, coef0=self.coef0)
+            raise ValueError(
+                f'kernel must be "linear", "poly", "rbf" or a callable; got {self.kernel!r}.'
+            )
+        return self.kernel, dict(
+            gamma=self._gamma, degree=self.degree, coef0=self.coef0
+        )
 
     def _kernel(self, X, Y):
         kernel, params = self._kernel_and_params()
@@ -166,8 +207,13 @@ def _check_separable(K, y):
     """
     n = len(y)
     A = -y[:, None] * np.hstack([K, np.ones((n, 1))])
-    result = linprog(np.zeros(n + 1), A_ub=A, b_ub=-np.ones(n), bounds=[(None, None)] * (n + 1),
-                     method="highs")
+    result = linprog(
+        np.zeros(n + 1),
+        A_ub=A,
+        b_ub=-np.ones(n),
+        bounds=[(None, None)] * (n + 1),
+        method="highs",
+    )
     if result.status == 2:
         raise ValueError(
             "C=np.inf asks for a hard margin, but the training data are not separable in the "

@@ -2,7 +2,12 @@
 
 from .classes import DecisionTreeClassifier, DecisionTreeRegressor
 from .plotting import plot_tree
-from .pruning import PruningPath, cost_complexity_pruning_path, prune, weakest_link_sequence
+from .pruning import (
+    PruningPath,
+    cost_complexity_pruning_path,
+    prune,
+    weakest_link_sequence,
+)
 from .splitting import Split, best_split, best_split_naive
 from .structure import TREE_LEAF, TREE_UNDEFINED, Tree
 

@@ -5,8 +5,14 @@ import numbers
 import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin, RegressorMixin
-from ..validation import (check_array, check_classification_targets, check_is_fitted, check_int, check_random_state,
-                          check_scalar)
+from ..validation import (
+    check_array,
+    check_classification_targets,
+    check_is_fitted,
+    check_int,
+    check_random_state,
+    check_scalar,
+)
 from . import pruning
 from .builder import grow_tree
 from .criteria import CLASSIFICATION, REGRESSION
@@ -15,8 +21,17 @@ from .criteria import CLASSIFICATION, REGRESSION
 class BaseDecisionTree(BaseEstimator):
     """Parameters, growth and pruning shared by both trees (see :class:`DecisionTreeClassifier`)."""
 
-    def __init__(self, *, criterion, max_depth=None, min_samples_split=2, min_samples_leaf=1, max_features=None,
-                 random_state=None, ccp_alpha=0.0):
+    def __init__(
+        self,
+        *,
+        criterion,
+        max_depth=None,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        max_features=None,
+        random_state=None,
+        ccp_alpha=0.0,
+    ):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -29,15 +44,34 @@ class BaseDecisionTree(BaseEstimator):
         """Validate the parameters, grow ``tree_`` on the encoded targets and prune it; return self."""
         allowed = REGRESSION if n_classes is None else tuple(CLASSIFICATION)
         if self.criterion not in allowed:
-            raise ValueError(f"criterion must be one of {allowed} for {type(self).__name__}; got {self.criterion!r}.")
-        max_depth = np.inf if self.max_depth is None else check_int(self.max_depth, "max_depth", low=1)
+            raise ValueError(
+                f"criterion must be one of {allowed} for {type(self).__name__}; got {self.criterion!r}."
+            )
+        max_depth = (
+            np.inf
+            if self.max_depth is None
+            else check_int(self.max_depth, "max_depth", low=1)
+        )
         ccp_alpha = check_scalar(self.ccp_alpha, "ccp_alpha", low=0.0)
-        self.max_features_ = _resolve_max_features(self.max_features, X.shape[1])
+        self.max_features_ = _resolve_max_features(
+            self.max_features, X.shape[1]
+        )
         self.tree_ = grow_tree(
-            X, y, _check_sample_weight(sample_weight, len(y)), criterion=self.criterion, n_classes=n_classes,
-            max_depth=max_depth, min_samples_split=check_int(self.min_samples_split, "min_samples_split", low=2),
-            min_samples_leaf=check_int(self.min_samples_leaf, "min_samples_leaf", low=1),
-            max_features=self.max_features_, rng=check_random_state(self.random_state))
+            X,
+            y,
+            _check_sample_weight(sample_weight, len(y)),
+            criterion=self.criterion,
+            n_classes=n_classes,
+            max_depth=max_depth,
+            min_samples_split=check_int(
+                self.min_samples_split, "min_samples_split", low=2
+            ),
+            min_samples_leaf=check_int(
+                self.min_samples_leaf, "min_samples_leaf", low=1
+            ),
+            max_features=self.max_features_,
+            rng=check_random_state(self.random_state),
+        )
         if ccp_alpha > 0:
             self.tree_ = pruning.prune(self.tree_, ccp_alpha)
         return self
@@ -57,12 +91,16 @@ class BaseDecisionTree(BaseEstimator):
     @property
     def feature_importances_(self):
         """Normalised total weighted impurity decrease of each feature's splits ("Gini importance"), shape (n_features,)."""
-        return self._validate_fitted().compute_feature_importances(self.n_features_in_)
+        return self._validate_fitted().compute_feature_importances(
+            self.n_features_in_
+        )
 
     def cost_complexity_pruning_path(self, X, y, sample_weight=None):
         """Weakest-link sequence (``ccp_alphas``, ``impurities``) of the tree grown on ``X, y`` with
         these parameters and no pruning; see :mod:`mllib.tree.pruning`."""
-        unpruned = type(self)(**{**self.get_params(), "ccp_alpha": 0.0}).fit(X, y, sample_weight)
+        unpruned = type(self)(**{**self.get_params(), "ccp_alpha": 0.0}).fit(
+            X, y, sample_weight
+        )
         return pruning.cost_complexity_pruning_path(unpruned.tree_)
 
     def _validate_fitted(self):
@@ -118,11 +156,26 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
     Tibshirani & Friedman (2009), *The Elements of Statistical Learning*, §9.2.
     """
 
-    def __init__(self, *, criterion="gini", max_depth=None, min_samples_split=2, min_samples_leaf=1, max_features=None,
-                 random_state=None, ccp_alpha=0.0):
-        super().__init__(criterion=criterion, max_depth=max_depth, min_samples_split=min_samples_split,
-                         min_samples_leaf=min_samples_leaf, max_features=max_features, random_state=random_state,
-                         ccp_alpha=ccp_alpha)
+    def __init__(
+        self,
+        *,
+        criterion="gini",
+        max_depth=None,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        max_features=None,
+        random_state=None,
+        ccp_alpha=0.0,
+    ):
+        super().__init__(
+            criterion=criterion,
+            max_depth=max_depth,
+            min_samples_split=min_samples_split,
+            min_samples_leaf=min_samples_leaf,
+            max_features=max_features,
+            random_state=random_state,
+            ccp_alpha=ccp_alpha,
+        )
 
     def fit(self, X, y, sample_weight=None):
         """Grow (and prune) the tree on ``X`` (n_samples, n_features) and labels ``y``; return self."""
@@ -153,11 +206,26 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
     weighted variances).
     """
 
-    def __init__(self, *, criterion="squared_error", max_depth=None, min_samples_split=2, min_samples_leaf=1,
-                 max_features=None, random_state=None, ccp_alpha=0.0):
-        super().__init__(criterion=criterion, max_depth=max_depth, min_samples_split=min_samples_split,
-                         min_samples_leaf=min_samples_leaf, max_features=max_features, random_state=random_state,
-                         ccp_alpha=ccp_alpha)
+    def __init__(
+        self,
+        *,
+        criterion="squared_error",
+        max_depth=None,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        max_features=None,
+        random_state=None,
+        ccp_alpha=0.0,
+    ):
+        super().__init__(
+            criterion=criterion,
+            max_depth=max_depth,
+            min_samples_split=min_samples_split,
+            min_samples_leaf=min_samples_leaf,
+            max_features=max_features,
+            random_state=random_state,
+            ccp_alpha=ccp_alpha,
+        )
 
     def fit(self, X, y, sample_weight=None):
         """Grow (and prune) the tree on ``X`` (n_samples, n_features) and real targets ``y``; return self."""
@@ -178,23 +246,33 @@ def _resolve_max_features(max_features, n_features):
         return max(1, int(np.sqrt(n_features)))
     if max_features == "log2":
         return max(1, int(np.log2(n_features)))
-    if isinstance(max_features, numbers.Integral) and not isinstance(max_features, bool):
+    if isinstance(max_features, numbers.Integral) and not isinstance(
+        max_features, bool
+    ):
         if 1 <= max_features <= n_features:
             return int(max_features)
     elif isinstance(max_features, numbers.Real) and 0 < max_features <= 1:
         return max(1, int(max_features * n_features))
-    raise ValueError(f'max_features must be None, "sqrt", "log2", an integer in [1, n_features={n_features}] '
-                     f"or a fraction in (0, 1]; got {max_features!r}.")
+    raise ValueError(
+        f'max_features must be None, "sqrt", "log2", an integer in [1, n_features={n_features}] '
+        f"or a fraction in (0, 1]; got {max_features!r}."
+    )
 
 
 def _check_sample_weight(sample_weight, n_samples):
     """Weights of shape (n_samples,), non-negative and not all zero; ones when ``None``."""
     if sample_weight is None:
         return np.ones(n_samples)
-    sample_weight = check_array(sample_weight, name="sample_weight", ensure_2d=False)
+    sample_weight = check_array(
+        sample_weight, name="sample_weight", ensure_2d=False
+    )
     if sample_weight.shape != (n_samples,):
-        raise ValueError(f"sample_weight must have shape ({n_samples},), one weight per sample; "
-                         f"got shape {sample_weight.shape}.")
+        raise ValueError(
+            f"sample_weight must have shape ({n_samples},), one weight per sample; "
+            f"got shape {sample_weight.shape}."
+        )
     if np.any(sample_weight < 0) or sample_weight.sum() <= 0:
-        raise ValueError("sample_weight must be non-negative with a positive sum.")
+        raise ValueError(
+            "sample_weight must be non-negative with a positive sum."
+        )
     return sample_weight

@@ -33,7 +33,9 @@ def gini(p, axis=-1):
 
 def entropy(p, axis=-1):
     r"""Entropy in bits, :math:`-\sum_k p_k\log_2 p_k`, of class proportions ``p`` (classes along ``axis``)."""
-    return np.sum(entr(p), axis=axis) / np.log(2.0)  # entr(p) = -p ln p, and entr(0) = 0
+    return np.sum(entr(p), axis=axis) / np.log(
+        2.0
+    )  # entr(p) = -p ln p, and entr(0) = 0
 
 
 def misclassification(p, axis=-1):
@@ -41,7 +43,12 @@ def misclassification(p, axis=-1):
     return 1.0 - np.max(p, axis=axis)
 
 
-CLASSIFICATION = {"gini": gini, "entropy": entropy, "log_loss": entropy, "misclassification": misclassification}
+CLASSIFICATION = {
+    "gini": gini,
+    "entropy": entropy,
+    "log_loss": entropy,
+    "misclassification": misclassification,
+}
 REGRESSION = ("squared_error",)
 
 
@@ -55,8 +62,11 @@ def weighted_impurity(counts, criterion, axis=-1, total=None):
     total = np.sum(counts, axis=axis) if total is None else total
     if criterion == "gini":
         squares = np.sum(np.square(counts), axis=axis)
-        return total - np.divide(squares, total, out=np.zeros(np.shape(total)), where=total > 0)
+        return total - np.divide(
+            squares, total, out=np.zeros(np.shape(total)), where=total > 0
+        )
     if criterion in ("entropy", "log_loss"):
-        return (xlogy(total, total) - np.sum(xlogy(counts, counts), axis=axis)) / np.log(2.0)
+        return (
+            xlogy(total, total) - np.sum(xlogy(counts, counts), axis=axis)
+        ) / np.log(2.0)
     return total - np.max(counts, axis=axis)
-

@@ -40,7 +40,10 @@ class PruningPath:
 def cost_complexity_pruning_path(tree):
     """The weakest-link sequence of a grown :class:`~mllib.tree.structure.Tree`, as a :class:`PruningPath`."""
     steps = list(weakest_link_sequence(tree))
-    return PruningPath(np.array([alpha for alpha, _, _ in steps]), np.array([r for _, r, _ in steps]))
+    return PruningPath(
+        np.array([alpha for alpha, _, _ in steps]),
+        np.array([r for _, r, _ in steps]),
+    )
 
 
 def prune(tree, ccp_alpha):
@@ -58,11 +61,17 @@ def weakest_link_sequence(tree):
 
     ``nodes kept`` is a boolean mask over the grown tree's nodes, for :meth:`Tree.subtree`.
     """
-    leaf_cost = tree.weighted_n_node_samples * tree.impurity / tree.weighted_n_node_samples[0]  # R(t)
+    leaf_cost = (
+        tree.weighted_n_node_samples
+        * tree.impurity
+        / tree.weighted_n_node_samples[0]
+    )  # R(t)
     in_subtree = np.ones(tree.node_count, dtype=bool)
     collapsible = ~tree.is_leaf
-    n_leaves = np.zeros(tree.node_count, dtype=np.intp)   # leaves of each branch T_t
-    branch_cost = np.zeros(tree.node_count)                # R(T_t)
+    n_leaves = np.zeros(
+        tree.node_count, dtype=np.intp
+    )  # leaves of each branch T_t
+    branch_cost = np.zeros(tree.node_count)  # R(T_t)
     for node in np.flatnonzero(tree.is_leaf):
         ancestors = _path_to_root(tree, node)
         n_leaves[ancestors] += 1
@@ -70,10 +79,14 @@ def weakest_link_sequence(tree):
     yield 0.0, branch_cost[0], in_subtree.copy()
     while collapsible[0]:
         with np.errstate(divide="ignore", invalid="ignore"):
-            g = np.where(collapsible, (leaf_cost - branch_cost) / (n_leaves - 1), np.inf)
+            g = np.where(
+                collapsible, (leaf_cost - branch_cost) / (n_leaves - 1), np.inf
+            )
         weakest = int(np.argmin(g))  # the first in preorder among equals
-        end = weakest + tree.subtree_size[weakest]   # its descendants are weakest + 1, ..., end - 1
-        in_subtree[weakest + 1:end] = False
+        end = (
+            weakest + tree.subtree_size[weakest]
+        )  # its descendants are weakest + 1, ..., end - 1
+        in_subtree[weakest + 1 : end] = False
         collapsible[weakest:end] = False
         ancestors = _path_to_root(tree, weakest)
         n_leaves[ancestors] -= n_leaves[weakest] - 1

@@ -48,7 +48,16 @@ class Split:
     n_left: int
 
 
-def split_segments(sorted_x, sorted_w, sorted_stat, starts, criterion, *, n_searched=None, min_samples_leaf=1):
+def split_segments(
+    sorted_x,
+    sorted_w,
+    sorted_stat,
+    starts,
+    criterion,
+    *,
+    n_searched=None,
+    min_samples_leaf=1,
+):
     r"""Best split of every segment (node) at once.
 
     Parameters
@@ -77,46 +86,80 @@ def split_segments(sorted_x, sorted_w, sorted_stat, starts, criterion, *, n_sear
     m, c = sorted_x.shape
     n_nodes = len(starts) - 1
     size = np.diff(starts)
-    node = np.repeat(np.arange(n_nodes), size)              # the node of each row
+    node = np.repeat(np.arange(n_nodes), size)  # the node of each row
     row = np.arange(m)
-    n_left = (row - starts[node])[:, None] + 1               # samples left of a cut after this row
+    n_left = (row - starts[node])[
+        :, None
+    ] + 1  # samples left of a cut after this row
 
-    def segmented_prefix_sums(a):   # along the rows (axis -2), restarting at each node's first row
+    def segmented_prefix_sums(
+        a,
+    ):  # along the rows (axis -2), restarting at each node's first row
         total = np.cumsum(a, axis=-2)
-        before = np.concatenate([np.zeros_like(total[..., :1, :]), total], axis=-2)[..., starts[:-1], :]
-        return total - before[..., node, :], total[..., starts[1:] - 1, :] - before   # per row, per node
+        before = np.concatenate(
+            [np.zeros_like(total[..., :1, :]), total], axis=-2
+        )[..., starts[:-1], :]
+        return total - before[..., node, :], total[
+            ..., starts[1:] - 1, :
+        ] - before  # per row, per node
 
     left_w, node_w = segmented_prefix_sums(sorted_w)
     right_w = node_w[node] - left_w
     left_stat, node_stat = segmented_prefix_sums(sorted_stat)
     with np.errstate(divide="ignore", invalid="ignore"):
         if criterion == "squared_error":
-            decrease = left_stat**2 / left_w + (node_stat[node] - left_stat) ** 2 / right_w
-        else:   # W I(node) is the same in every column: compute it once per node
-            node_cost = weighted_impurity(node_stat[:, :, 0], criterion, axis=0, total=node_w[:, 0])
-            decrease = (node_cost[node][:, None] - weighted_impurity(left_stat, criterion, axis=0, total=left_w)
-                        - weighted_impurity(node_stat[:, node] - left_stat, criterion, axis=0, total=right_w))
+            decrease = (
+                left_stat**2 / left_w
+                + (node_stat[node] - left_stat) ** 2 / right_w
+            )
+        else:  # W I(node) is the same in every column: compute it once per node
+            node_cost = weighted_impurity(
+                node_stat[:, :, 0], criterion, axis=0, total=node_w[:, 0]
+            )
+            decrease = (
+                node_cost[node][:, None]
+                - weighted_impurity(left_stat, criterion, axis=0, total=left_w)
+                - weighted_impurity(
+                    node_stat[:, node] - left_stat,
+                    criterion,
+                    axis=0,
+                    total=right_w,
+                )
+            )
     last_of_node = np.zeros((m, 1), dtype=bool)
     last_of_node[starts[1:] - 1] = True
     next_x = np.vstack([sorted_x[1:], np.full((1, c), np.inf)])
-    valid = ((next_x > sorted_x + FEATURE_THRESHOLD) & ~last_of_node
-             & (n_left >= min_samples_leaf) & (size[node][:, None] - n_left >= min_samples_leaf)
-             & (left_w > 0) & (right_w > 0))
+    valid = (
+        (next_x > sorted_x + FEATURE_THRESHOLD)
+        & ~last_of_node
+        & (n_left >= min_samples_leaf)
+        & (size[node][:, None] - n_left >= min_samples_leaf)
+        & (left_w > 0)
+        & (right_w > 0)
+    )
     decrease = np.where(valid, decrease, -np.inf)
 
-    best = np.maximum.reduceat(decrease, starts[:-1], axis=0)          # (n_nodes, c)
+    best = np.maximum.reduceat(decrease, starts[:-1], axis=0)  # (n_nodes, c)
     # the first row reaching its node's best value (scikit-learn keeps a later cut only if strictly better)
-    first_row = np.minimum.reduceat(np.where(decrease == best[node], row[:, None], m), starts[:-1], axis=0)
+    first_row = np.minimum.reduceat(
+        np.where(decrease == best[node], row[:, None], m), starts[:-1], axis=0
+    )
     if n_searched is not None:
         best = np.where(np.arange(c) < n_searched[:, None], best, -np.inf)
     column = np.argmax(best, axis=1)
     nodes = np.arange(n_nodes)
-    cut = np.minimum(first_row[nodes, column], m - 2)       # the clip matters only where there is no split
-    threshold = sorted_x[cut, column] / 2.0 + sorted_x[cut + 1, column] / 2.0  # halves: no overflow
+    cut = np.minimum(
+        first_row[nodes, column], m - 2
+    )  # the clip matters only where there is no split
+    threshold = (
+        sorted_x[cut, column] / 2.0 + sorted_x[cut + 1, column] / 2.0
+    )  # halves: no overflow
     return column, threshold, best[nodes, column]
 
 
-def best_split(X, y, sample_weight, criterion, *, n_classes=None, min_samples_leaf=1):
+def best_split(
+    X, y, sample_weight, criterion, *, n_classes=None, min_samples_leaf=1
+):
     """The split of one node ``(X, y)`` with the largest weighted impurity decrease.
 
     Parameters
@@ -141,22 +184,31 @@ def best_split(X, y, sample_weight, criterion, *, n_classes=None, min_samples_le
     order = np.argsort(X, axis=0, kind="stable")
     stat = _statistic(y, sample_weight, criterion, n_classes)
     feature, threshold, improvement = split_segments(
-        X[order, np.arange(d)], sample_weight[order], stat[..., order], np.array([0, m]), criterion,
-        min_samples_leaf=min_samples_leaf)
+        X[order, np.arange(d)],
+        sample_weight[order],
+        stat[..., order],
+        np.array([0, m]),
+        criterion,
+        min_samples_leaf=min_samples_leaf,
+    )
     if improvement[0] == -np.inf:
         return None
     n_left = int(np.sum(X[:, feature[0]] <= threshold[0]))
-    return Split(int(feature[0]), float(threshold[0]), float(improvement[0]), n_left)
+    return Split(
+        int(feature[0]), float(threshold[0]), float(improvement[0]), n_left
+    )
 
 
 def _statistic(y, sample_weight, criterion, n_classes):
     """Per-sample statistic whose prefix sums describe a child (see :func:`split_segments`), one node."""
     if criterion == "squared_error":
         return sample_weight * (y - sample_weight @ y / sample_weight.sum())
-    return sample_weight * np.eye(n_classes)[:, y]   # shape (n_classes, m)
+    return sample_weight * np.eye(n_classes)[:, y]  # shape (n_classes, m)
 
 
-def best_split_naive(X, y, sample_weight, criterion, *, n_classes=None, min_samples_leaf=1):
+def best_split_naive(
+    X, y, sample_weight, criterion, *, n_classes=None, min_samples_leaf=1
+):
     r"""The same search as :func:`best_split` by brute force: every threshold rebuilds its children.
 
     For each feature, a 0/1 matrix with one row per candidate threshold marks the samples sent
@@ -166,29 +218,53 @@ def best_split_naive(X, y, sample_weight, criterion, *, n_classes=None, min_samp
     as :func:`best_split`; use it only to check and time the fast search.
     """
     m, d = X.shape
-    onehot = None if criterion == "squared_error" else sample_weight[:, None] * np.eye(n_classes)[y]
+    onehot = (
+        None
+        if criterion == "squared_error"
+        else sample_weight[:, None] * np.eye(n_classes)[y]
+    )
 
-    def cost(member):   # W I(child) for each row of the 0/1 matrix ``member`` (children x samples)
+    def cost(
+        member,
+    ):  # W I(child) for each row of the 0/1 matrix ``member`` (children x samples)
         weight = member @ sample_weight
         if onehot is not None:
             return weighted_impurity(member @ onehot, criterion)
         with np.errstate(invalid="ignore", divide="ignore"):
             mean = (member @ (sample_weight * y)) / weight
-        return np.sum(member * sample_weight * (y[None, :] - np.nan_to_num(mean)[:, None]) ** 2, axis=1)
+        return np.sum(
+            member
+            * sample_weight
+            * (y[None, :] - np.nan_to_num(mean)[:, None]) ** 2,
+            axis=1,
+        )
 
     node_cost, best = cost(np.ones((1, m)))[0], None
     for feature in range(d):
         values = np.unique(X[:, feature])
         distinct = values[1:] > values[:-1] + FEATURE_THRESHOLD
         thresholds = (values[:-1] / 2.0 + values[1:] / 2.0)[distinct]
-        left = (X[None, :, feature] <= thresholds[:, None]).astype(float)   # (thresholds, m)
+        left = (X[None, :, feature] <= thresholds[:, None]).astype(
+            float
+        )  # (thresholds, m)
         n_left = left.sum(axis=1)
-        valid = ((n_left >= min_samples_leaf) & (m - n_left >= min_samples_leaf)
-                 & (left @ sample_weight > 0) & ((1 - left) @ sample_weight > 0))
+        valid = (
+            (n_left >= min_samples_leaf)
+            & (m - n_left >= min_samples_leaf)
+            & (left @ sample_weight > 0)
+            & ((1 - left) @ sample_weight > 0)
+        )
         if not valid.any():
             continue
-        decrease = np.where(valid, node_cost - cost(left) - cost(1 - left), -np.inf)
+        decrease = np.where(
+            valid, node_cost - cost(left) - cost(1 - left), -np.inf
+        )
         t = int(np.argmax(decrease))
         if best is None or decrease[t] > best.improvement:
-            best = Split(feature, float(thresholds[t]), float(decrease[t]), int(n_left[t]))
+            best = Split(
+                feature,
+                float(thresholds[t]),
+                float(decrease[t]),
+                int(n_left[t]),
+            )
     return best

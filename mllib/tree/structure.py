@@ -9,8 +9,8 @@ then its right subtree), the order scikit-learn's builder produces, so the subtr
 
 import numpy as np
 
-TREE_LEAF = -1        #: ``children_left`` / ``children_right`` of a leaf
-TREE_UNDEFINED = -2   #: ``feature`` / ``threshold`` of a leaf
+TREE_LEAF = -1  #: ``children_left`` / ``children_right`` of a leaf
+TREE_UNDEFINED = -2  #: ``feature`` / ``threshold`` of a leaf
 
 
 class Tree:
@@ -36,8 +36,17 @@ class Tree:
         nodes in its subtree (itself included).
     """
 
-    def __init__(self, children_left, children_right, feature, threshold, value, impurity,
-                 n_node_samples, weighted_n_node_samples):
+    def __init__(
+        self,
+        children_left,
+        children_right,
+        feature,
+        threshold,
+        value,
+        impurity,
+        n_node_samples,
+        weighted_n_node_samples,
+    ):
         self.children_left = np.asarray(children_left, dtype=np.intp)
         self.children_right = np.asarray(children_right, dtype=np.intp)
         self.feature = np.asarray(feature, dtype=np.intp)
@@ -45,7 +54,9 @@ class Tree:
         self.value = np.asarray(value, dtype=float)
         self.impurity = np.asarray(impurity, dtype=float)
         self.n_node_samples = np.asarray(n_node_samples, dtype=np.intp)
-        self.weighted_n_node_samples = np.asarray(weighted_n_node_samples, dtype=float)
+        self.weighted_n_node_samples = np.asarray(
+            weighted_n_node_samples, dtype=float
+        )
         self.node_count = len(self.children_left)
         internal = np.flatnonzero(self.children_left != TREE_LEAF)
         self.parent = np.full(self.node_count, -1, dtype=np.intp)
@@ -53,9 +64,11 @@ class Tree:
         self.parent[self.children_right[internal]] = internal
         self.depth = np.zeros(self.node_count, dtype=np.intp)
         self.subtree_size = np.ones(self.node_count, dtype=np.intp)
-        for node in range(1, self.node_count):       # preorder: parents come first
+        for node in range(1, self.node_count):  # preorder: parents come first
             self.depth[node] = self.depth[self.parent[node]] + 1
-        for node in range(self.node_count - 1, 0, -1):  # reverse preorder: children come first
+        for node in range(
+            self.node_count - 1, 0, -1
+        ):  # reverse preorder: children come first
             self.subtree_size[self.parent[node]] += self.subtree_size[node]
 
     @property
@@ -80,7 +93,9 @@ class Tree:
         while active.size:
             at = node[active]
             go_left = X[active, self.feature[at]] <= self.threshold[at]
-            node[active] = np.where(go_left, self.children_left[at], self.children_right[at])
+            node[active] = np.where(
+                go_left, self.children_left[at], self.children_right[at]
+            )
             active = active[~self.is_leaf[node[active]]]
         return node
 
@@ -92,10 +107,15 @@ class Tree:
         r"""Total weighted impurity decrease :math:`W I - W_L I_L - W_R I_R` of the splits on each
         feature, divided by the root's weight and normalised to sum to one (all zeros for a single leaf)."""
         internal = np.flatnonzero(~self.is_leaf)
-        left, right = self.children_left[internal], self.children_right[internal]
+        left, right = (
+            self.children_left[internal],
+            self.children_right[internal],
+        )
         cost = self.weighted_n_node_samples * self.impurity
         decrease = cost[internal] - cost[left] - cost[right]
-        importances = np.bincount(self.feature[internal], weights=decrease, minlength=n_features).astype(float)
+        importances = np.bincount(
+            self.feature[internal], weights=decrease, minlength=n_features
+        ).astype(float)
         importances /= self.weighted_n_node_samples[0]
         total = importances.sum()
         return importances / total if total > 0 else importances
@@ -114,7 +134,9 @@ class Tree:
             children_left=np.where(becomes_leaf, TREE_LEAF, new_id[left]),
             children_right=np.where(becomes_leaf, TREE_LEAF, new_id[right]),
             feature=np.where(becomes_leaf, TREE_UNDEFINED, self.feature[keep]),
-            threshold=np.where(becomes_leaf, TREE_UNDEFINED, self.threshold[keep]),
+            threshold=np.where(
+                becomes_leaf, TREE_UNDEFINED, self.threshold[keep]
+            ),
             value=self.value[keep],
             impurity=self.impurity[keep],
             n_node_samples=self.n_node_samples[keep],
