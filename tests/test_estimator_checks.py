@@ -38,6 +38,10 @@ EXEMPT = {
     "expert's predictions), not real features",
     "Halving": "X is {0,1} expert advice, as for WeightedMajority",
     "Winnow": "X and y are Boolean ({0,1}); real features are refused",
+    "StructuredPerceptron": "fits lists of sequences of different "
+    "lengths, not a matrix X",
+    "StructuredSVM": "fits lists of sequences of different lengths, not a "
+    "matrix X",
 }
 
 # Transitional (issue 14): estimators still on the old base classes.
