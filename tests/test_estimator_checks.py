@@ -18,7 +18,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import mllib
 from mllib.dummy import DummyClassifier, DummyRegressor
-from mllib.linear_model import Perceptron
+from mllib.linear_model import MulticlassPerceptron, Perceptron
 
 # One instance per tabular estimator; small ensembles and few iterations
 # where the defaults would only make the checks slow (as scikit-learn's own
@@ -27,6 +27,7 @@ ESTIMATORS = [
     DummyClassifier(),
     DummyRegressor(),
     Perceptron(),
+    MulticlassPerceptron(max_iter=50),
 ]
 
 # Estimators whose data scikit-learn's checks cannot generate; their own
