@@ -18,7 +18,12 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import mllib
 from mllib.dummy import DummyClassifier, DummyRegressor
-from mllib.linear_model import MulticlassPerceptron, Perceptron
+from mllib.linear_model import (
+    LogisticRegression,
+    MulticlassPerceptron,
+    Perceptron,
+)
+from mllib.multiclass import OutputCodeClassifier
 
 # One instance per tabular estimator; small ensembles and few iterations
 # where the defaults would only make the checks slow (as scikit-learn's own
@@ -28,6 +33,7 @@ ESTIMATORS = [
     DummyRegressor(),
     Perceptron(),
     MulticlassPerceptron(max_iter=50),
+    OutputCodeClassifier(LogisticRegression(), random_state=0),
 ]
 
 # Estimators whose data scikit-learn's checks cannot generate; their own
