@@ -24,6 +24,7 @@ from mllib.linear_model import (
     Perceptron,
 )
 from mllib.multiclass import OutputCodeClassifier
+from mllib.neural_network import Autoencoder
 
 # One instance per tabular estimator; small ensembles and few iterations
 # where the defaults would only make the checks slow (as scikit-learn's own
@@ -34,6 +35,7 @@ ESTIMATORS = [
     Perceptron(),
     MulticlassPerceptron(max_iter=50),
     OutputCodeClassifier(LogisticRegression(), random_state=0),
+    Autoencoder(max_iter=50, random_state=0),
 ]
 
 # Estimators whose data scikit-learn's checks cannot generate; their own
