@@ -25,6 +25,7 @@ from mllib.linear_model import (
 )
 from mllib.multiclass import OutputCodeClassifier
 from mllib.neural_network import Autoencoder
+from mllib.tree import ID3Classifier
 
 # One instance per tabular estimator; small ensembles and few iterations
 # where the defaults would only make the checks slow (as scikit-learn's own
@@ -36,6 +37,7 @@ ESTIMATORS = [
     MulticlassPerceptron(max_iter=50),
     OutputCodeClassifier(LogisticRegression(), random_state=0),
     Autoencoder(max_iter=50, random_state=0),
+    ID3Classifier(),
 ]
 
 # Estimators whose data scikit-learn's checks cannot generate; their own
