@@ -241,6 +241,32 @@ def test_perceptron_mistakes_obey_collins_bound(seed):
         np.testing.assert_array_equal(pred, y)
 
 
+@pytest.mark.parametrize("average", [False, True])
+def test_perceptron_against_a_brute_force_implementation(rng, average):
+    # Collins' algorithm written out with the argmax over every sequence;
+    # noisy data, so that all passes run and make mistakes
+    k, d, passes = 3, 2, 4
+    X, Y = noisy_sequences(rng, 8, k, d, 1.5)
+    w, total, visits = np.zeros(d * k + k * k), 0.0, 0
+    for _ in range(passes):
+        for x, y in zip(X, Y):
+            candidates = all_sequences(len(y), k)
+            scores = [flat_features(x, z, k) @ w for z in candidates]
+            guess = candidates[int(np.argmax(scores))]
+            if np.any(guess != y):
+                w = w + flat_features(x, y, k) - flat_features(x, guess, k)
+            total, visits = total + w, visits + 1
+    expected = total / visits if average else w
+    with pytest.warns(ConvergenceWarning):
+        model = StructuredPerceptron(max_iter=passes, average=average).fit(
+            X, Y
+        )
+    np.testing.assert_allclose(model.coef_, expected[: d * k].reshape(d, k))
+    np.testing.assert_allclose(
+        model.transitions_, expected[d * k :].reshape(k, k)
+    )
+
+
 def test_both_learners_fit_a_separable_problem(rng):
     X, Y = noisy_sequences(rng, 30, 3, 3, 0.15, T_range=(3, 9))
     labels = np.array(["noun", "verb", "adj"])

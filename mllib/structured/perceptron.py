@@ -17,6 +17,11 @@ with :math:`w=(W,A)` and :math:`\psi` of :mod:`mllib.structured.chain`.
 Novikoff's theorem with :math:`\psi(x,y)-\psi(x,\hat y)` in place of
 :math:`y_ix_i`, since :math:`\langle w,\psi(x,y)-\psi(x,\hat y)\rangle\le0`
 at every update.
+
+Collins' **averaged perceptron** returns instead the average of the
+parameters after every visit of a training sequence, which behaves far
+better when the data are not separable (the last iterate keeps jumping),
+as the voted perceptron of Freund & Schapire (1999) does for binary labels.
 """
 
 import numpy as np
@@ -39,6 +44,9 @@ class StructuredPerceptron(LinearChainEstimator):
     shuffle : bool, default=False
         Visit the sequences in a fresh random order in each pass.
     random_state : None, int or numpy.random.Generator
+    average : bool, default=False
+        Return the average of the parameters after every visit (Collins
+        2002, §2.5) instead of the last ones.
 
     Attributes
     ----------
@@ -60,10 +68,13 @@ class StructuredPerceptron(LinearChainEstimator):
     ``StructuredPerceptron`` is the same algorithm).
     """
 
-    def __init__(self, max_iter=100, shuffle=False, random_state=None):
+    def __init__(
+        self, max_iter=100, shuffle=False, random_state=None, average=False
+    ):
         self.max_iter = max_iter
         self.shuffle = shuffle
         self.random_state = random_state
+        self.average = average
 
     def fit(self, sequences, labels):
         """Fit to a list of input sequences (each of shape (T_n, d)) and a
@@ -72,9 +83,12 @@ class StructuredPerceptron(LinearChainEstimator):
         k = len(self.classes_)
         W = np.zeros((self.n_features_in_, k))
         A = np.zeros((k, k))
-        guess = {}
+        guess, total = {}, [np.zeros_like(W), np.zeros_like(A)]
 
         def is_mistake(i):
+            # the parameters before a visit are those after the previous one
+            total[0] += W
+            total[1] += A
             guess[i] = viterbi(sequences[i] @ W, A)[0]
             return np.any(guess[i] != indices[i])
 
@@ -98,5 +112,8 @@ class StructuredPerceptron(LinearChainEstimator):
             )
         )
         self.n_updates_ = len(self.mistake_indices_)
+        if self.average:  # the first visit's "before" is 0; add the last
+            visits = self.n_iter_ * len(sequences)
+            W, A = (total[0] + W) / visits, (total[1] + A) / visits
         self.coef_, self.transitions_ = W, A
         return self
