@@ -2,8 +2,6 @@
 reconstruction error and subspace (Baldi & Hornik), a nonlinear one beats
 PCA on a curve, and the usual transformer contract."""
 
-import warnings
-
 import numpy as np
 import pytest
 from scipy.linalg import subspace_angles
@@ -86,15 +84,14 @@ def test_a_nonlinear_autoencoder_beats_pca_on_a_curve(seed):
     rng = np.random.default_rng(seed)
     X, plane = circle_arc(rng, 150)
     pca = PCA(n_components=1).fit(X)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        ae = Autoencoder(
-            n_components=1,
-            hidden_layer_sizes=(16,),
-            activation="tanh",
-            max_iter=300,
-            random_state=seed,
-        ).fit(X)
+    ae = Autoencoder(
+        n_components=1,
+        hidden_layer_sizes=(16,),
+        activation="tanh",
+        tol=2e-3,
+        max_iter=3000,
+        random_state=seed,
+    ).fit(X)
     assert reconstruction_error(ae, X) < 0.05 * reconstruction_error(pca, X)
     # on fresh points of the same arc too (same plane, new angles)
     t = rng.uniform(0, 1.5 * np.pi, 100)
