@@ -134,5 +134,7 @@ def test_bad_input(rng):
         MulticlassPerceptron(max_iter=3).fit(
             np.vstack([X, X]), np.repeat([0, 1], 20)
         )
+    with pytest.raises(ValueError, match="coef is zero"):
+        kesler_margin(X, np.zeros(20, dtype=int), np.zeros((2, 2)))
     with pytest.raises(ValueError, match="Unknown label type"):
         MulticlassPerceptron().fit(X, rng.normal(size=20))

@@ -65,6 +65,8 @@ def kesler_margin(X, y, coef):
     ``coef``.
     """
     coef = np.asarray(coef, dtype=float)
+    if not np.any(coef):
+        raise ValueError("coef is zero: it defines no direction, no margin.")
     Z = kesler_construction(X, y, len(coef))
     margin = np.min(Z @ coef.ravel()) / np.linalg.norm(coef)
     return float(margin), float(np.linalg.norm(Z, axis=1).max())
