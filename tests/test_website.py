@@ -31,7 +31,6 @@ import http.server
 import json
 import os
 import re
-import shutil
 import threading
 from pathlib import Path
 from urllib.parse import parse_qs, quote, urlsplit
@@ -55,21 +54,6 @@ ARTIFACTS = Path(
 SEARCH_WORDS = ["Lagrangian", "representer"]
 MIN_CONTRAST = 4.5  # WCAG AA for body text
 TIMEOUT_MS = 120_000  # generous: a long chapter typesets in seconds, but the CI machine may be busy
-BROWSER_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-BROWSERS = [
-    "chromium",
-    "chromium-browser",
-    "google-chrome",
-    "google-chrome-stable",
-]
 
 
 def chapter_markdown(page):
@@ -110,29 +94,6 @@ def server(site):
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()
     httpd.server_close()
-
-
-@pytest.fixture(scope="session")
-def browser():
-    executable = os.environ.get("CHROMIUM") or next(
-        filter(None, map(shutil.which, BROWSERS)), None
-    )
-    if not executable:
-        pytest.skip(
-            "no Chromium found (install Debian's `chromium` package or set CHROMIUM=/path/to/chrome)"
-        )
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip(
-            "Playwright for Python is not installed (pip install -r requirements.txt)"
-        )
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=executable, args=BROWSER_FLAGS
-        )
-        yield chromium
-        chromium.close()
 
 
 class Visit:
