@@ -65,6 +65,9 @@ RAW_MYST = [
     "```",
     "$$",
 ]
+expect.set_options(
+    timeout=TIMEOUT_MS
+)  # its default, 5 s, is short on a busy machine
 
 
 class Reader:
