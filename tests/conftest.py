@@ -1,4 +1,5 @@
-"""Shared fixtures: seeded random data sets, and the built website."""
+"""Shared fixtures: seeded random data sets, the built website, and the system's
+Chromium for the browser tests."""
 
 import os
 import subprocess
@@ -18,6 +19,7 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
     ):
         os.environ.setdefault(variable, "1")
 
+import chromium  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from book_build import build_once  # noqa: E402
@@ -78,3 +80,24 @@ def build_book(out):
     except subprocess.TimeoutExpired:
         return False, f"{' '.join(command)} timed out after 3600 s"
     return result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.fixture(scope="session")
+def browser():
+    executable = chromium.executable()
+    if not executable:
+        pytest.skip(
+            "no Chromium found (install Debian's `chromium` package or set CHROMIUM=/path/to/chrome)"
+        )
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip(
+            "Playwright for Python is not installed (pip install -r requirements.txt)"
+        )
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=executable, args=chromium.FLAGS
+        )
+        yield browser
+        browser.close()

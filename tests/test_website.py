@@ -11,6 +11,8 @@ a reader without a network. The checks, per page unless noted:
 * widget demos render their initial view (a chapter with a widget must show it);
 * (chapters) exercise solutions start hidden and open on a click;
 * (chapters) the Binder and Colab links open this repository, branch and notebook;
+* a book configured with a course's JupyterHub offers nbgitpuller's link to the chapter
+  (a one-chapter build);
 * (chapters) after the theme switch to dark, figures stay opaque and equations keep their
   contrast with the page, as they do in the light theme;
 * the search page finds the chapters whose text uses a given word;
@@ -25,13 +27,17 @@ slow part); the checks that click (solutions, theme switch) put the page back as
 or run last on it.
 """
 
+import copy
 import functools
 import hashlib
+import html
 import http.server
 import json
 import os
 import re
 import shutil
+import subprocess
+import sys
 import threading
 from pathlib import Path
 from urllib.parse import parse_qs, quote, urlsplit
@@ -55,21 +61,6 @@ ARTIFACTS = Path(
 SEARCH_WORDS = ["Lagrangian", "representer"]
 MIN_CONTRAST = 4.5  # WCAG AA for body text
 TIMEOUT_MS = 120_000  # generous: a long chapter typesets in seconds, but the CI machine may be busy
-BROWSER_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-BROWSERS = [
-    "chromium",
-    "chromium-browser",
-    "google-chrome",
-    "google-chrome-stable",
-]
 
 
 def chapter_markdown(page):
@@ -110,29 +101,6 @@ def server(site):
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()
     httpd.server_close()
-
-
-@pytest.fixture(scope="session")
-def browser():
-    executable = os.environ.get("CHROMIUM") or next(
-        filter(None, map(shutil.which, BROWSERS)), None
-    )
-    if not executable:
-        pytest.skip(
-            "no Chromium found (install Debian's `chromium` package or set CHROMIUM=/path/to/chrome)"
-        )
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip(
-            "Playwright for Python is not installed (pip install -r requirements.txt)"
-        )
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=executable, args=BROWSER_FLAGS
-        )
-        yield chromium
-        chromium.close()
 
 
 class Visit:
@@ -473,6 +441,52 @@ def test_launch_links_open_this_repository_branch_and_notebook(visit, page):
     assert binder_query["urlpath"][0].endswith(quote(notebook)), found[
         "Binder"
     ]
+
+
+HUB = "https://hub.example.edu"
+
+
+def test_a_configured_jupyterhub_gets_an_nbgitpuller_launch(tmp_path):
+    """running.md tells an instructor to set launch_buttons.jupyterhub_url. Every chapter
+    then offers nbgitpuller's link: the hub's git-pull endpoint, with this repository and
+    branch, opening the chapter in JupyterLab inside the folder nbgitpuller clones into
+    (the repository's name). A one-chapter book with the book's configuration shows it."""
+    config = copy.deepcopy(CONFIG)
+    config["launch_buttons"]["jupyterhub_url"] = HUB
+    config["execute"]["execute_notebooks"] = "off"
+    (tmp_path / "_config.yml").write_text(yaml.safe_dump(config))
+    shutil.copy(ROOT / "references.bib", tmp_path)
+    for support in ("_ext", "_latex"):  # the extensions _config.yml loads
+        shutil.copytree(ROOT / support, tmp_path / support)
+    (tmp_path / "chapters").mkdir()
+    shutil.copy(ROOT / f"{PRELIMINARIES}.ipynb", tmp_path / "chapters")
+    (tmp_path / "_toc.yml").write_text(
+        f"format: jb-book\nroot: {PRELIMINARIES}\n"
+    )
+    build = subprocess.run(
+        [Path(sys.executable).parent / "jupyter-book", "build", tmp_path],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
+    page = tmp_path / "_build" / "html" / f"{PRELIMINARIES}.html"
+    links = re.findall(
+        r'href="([^"]+)"[^>]*title="Launch on JupyterHub"', page.read_text()
+    )
+    assert len(links) == 1, f"{len(links)} JupyterHub links"
+    link = urlsplit(html.unescape(links[0]))
+    query = {key: value for key, (value,) in parse_qs(link.query).items()}
+    repository = CONFIG["repository"]
+    assert f"{link.scheme}://{link.netloc}{link.path}" == (
+        f"{HUB}/hub/user-redirect/git-pull"
+    )
+    assert query == {
+        "repo": repository["url"],
+        "branch": repository["branch"],
+        "urlpath": f"lab/tree/{urlsplit(repository['url']).path.split('/')[-1]}"
+        f"/{PRELIMINARIES}.ipynb",
+    }
 
 
 CONTRAST = """() => {

@@ -1,0 +1,331 @@
+"""A chapter and an assignment as a student meets them in JupyterLab.
+
+The student's path: `pip install -r requirements.txt`, `jupyter lab`, open a notebook in
+Chromium, Run All. JupyterLab (from requirements.txt, with jupyterlab-myst and the widget
+manager as installed, and default settings) serves a copy of the reference chapter and of an
+assignment's student notebook, as `python assignments/build.py` generates it, on 127.0.0.1
+with this test's token; every request off the machine is aborted. The checks:
+
+* the chapter runs to the end with no error and nothing on stderr;
+* its markdown is rendered: no MyST source (``:label:``, ``{prf:``, ``{eq}``, ``{cite}``,
+  fences, ``$$``) and no "not found" citation is visible in any cell;
+* a theorem and a proof are titled boxes with typeset maths, a correction box is a box;
+* every solution is folded (its dropdown closed, its code cells collapsed) and opens on a
+  click;
+* moving a slider redraws the figure beside it;
+* in the assignment, an answered question's check passes and the export cell writes the
+  submission without a warning.
+
+Screenshots of what a student sees go to ``_build/test-artifacts/jupyterlab-*.png``
+(``BOOK_TEST_ARTIFACTS`` overrides the folder). benchmarks/bench_jupyterlab_run_all.py
+times Run All for every chapter in the same way.
+"""
+
+import json
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from lab_session import (
+    ERROR_OUTPUTS,
+    KERNEL_IDLE,
+    MARKDOWN_CELLS,
+    NOTEBOOK,
+    JupyterLab,
+    open_notebook,
+    read_markdown,
+    run_all,
+)
+from playwright.sync_api import expect
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "assignments"))
+
+from build import build  # noqa: E402
+
+ARTIFACTS = Path(
+    os.environ.get("BOOK_TEST_ARTIFACTS", ROOT / "_build" / "test-artifacts")
+)
+# The reference chapter: theorems, proofs, correction boxes, exercises and a slider demo.
+CHAPTER = "chapters/00-preliminaries.ipynb"
+ASSIGNMENT = "gradients-and-duality"
+TIMEOUT_MS = 300_000  # Run All takes seconds; the CI machine may be busy
+# MyST source a reader must never see: it means a directive or role was not rendered.
+RAW_MYST = [
+    ":label:",
+    ":class:",
+    "{prf:",
+    "{eq}",
+    "{cite}",
+    "{doc}",
+    "```",
+    "$$",
+]
+expect.set_options(
+    timeout=TIMEOUT_MS
+)  # its default, 5 s, is short on a busy machine
+
+
+class Reader:
+    """A Chromium tab that can reach 127.0.0.1 only."""
+
+    def __init__(self, browser):
+        self.context = browser.new_context(
+            viewport={"width": 1280, "height": 900}
+        )
+        self.left_the_machine = []
+        self.context.route("**/*", self._only_loopback)
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(TIMEOUT_MS)
+
+    def _only_loopback(self, route):
+        if urlsplit(route.request.url).hostname in ("127.0.0.1", None):
+            route.continue_()
+        else:
+            self.left_the_machine.append(route.request.url)
+            route.abort("internetdisconnected")
+
+    def cell(self, index):
+        cell = self.page.locator(
+            f'{CELLS}[data-windowed-list-index="{index}"]'
+        )
+        cell.scroll_into_view_if_needed()
+        return cell
+
+    def close(self):
+        self.context.close()
+
+
+CELLS = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell"
+
+
+def screenshot(target, name):
+    """A picture of an element, or of the page as it is in view."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page = getattr(target, "page", target)
+    if target is not page:
+        target.scroll_into_view_if_needed()
+    page.mouse.move(0, 0)  # no hover effect in the picture
+    target.screenshot(path=str(ARTIFACTS / f"jupyterlab-{name}.png"))
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """JupyterLab serving what a student has: the chapter and the student notebook."""
+    home = tmp_path_factory.mktemp("student")
+    (home / "chapters").mkdir()
+    shutil.copy(ROOT / CHAPTER, home / CHAPTER)
+    master = ROOT / "assignments" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+    built = build(master, tmp_path_factory.mktemp("built"), release=False)
+    shutil.copytree(built / "student", home / "assignment")
+    lab = JupyterLab(home, tmp_path_factory.mktemp("jupyter"))
+    lab.solutions = built / "solutions" / f"{ASSIGNMENT}.ipynb"
+    with lab:
+        yield lab
+
+
+@pytest.fixture(scope="module")
+def chapter(browser, lab):
+    """The chapter opened and Run All done; its markdown read by scrolling through."""
+    reader = Reader(browser)
+    open_notebook(reader.page, lab, CHAPTER, TIMEOUT_MS)
+    run_all(reader.page, TIMEOUT_MS)
+    reader.markdown = read_markdown(reader.page)
+    yield reader
+    reader.close()
+
+
+def test_run_all_finishes_without_error_output(chapter):
+    errors = chapter.page.evaluate(ERROR_OUTPUTS)
+    assert not errors, f"{CHAPTER}: error output after Run All: {errors}"
+    not_run = chapter.page.evaluate(
+        f"() => [...{NOTEBOOK}.content.model.cells]"
+        ".filter(c => c.type === 'code' && c.sharedModel.getSource().trim()"
+        " && c.executionCount === null).length"
+    )
+    assert not_run == 0, f"{not_run} code cells did not run"
+    assert not chapter.left_the_machine, chapter.left_the_machine
+
+
+def test_markdown_is_rendered_not_shown_as_source(chapter):
+    expected = chapter.page.evaluate(MARKDOWN_CELLS)
+    missing = set(expected) - set(chapter.markdown)
+    assert expected and not missing, f"markdown cells not rendered: {missing}"
+    for index, text in chapter.markdown.items():
+        for raw in RAW_MYST:
+            assert raw not in text, (
+                f"cell {index} shows {raw!r}: {text[max(0, text.find(raw) - 200) :][:400]}"
+            )
+    not_found = chapter.page.locator('.myst [title="Citation Not Found"]')
+    assert not_found.count() == 0, not_found.all_inner_texts()
+
+
+def boxes(page, kind, title):
+    """The rendered boxes of one kind (proof, admonition) whose title matches."""
+    return page.locator(f"{CELLS} .myst-{kind}").filter(
+        has=page.locator(f".myst-{kind}-header", has_text=re.compile(title))
+    )
+
+
+def test_theorems_and_proofs_are_titled_boxes_with_typeset_maths(chapter):
+    theorems = boxes(chapter.page, "proof", r"^Theorem \d+")
+    proofs = boxes(chapter.page, "proof", r"^Proof")
+    assert theorems.count() >= 1 and proofs.count() >= 1
+    for box in (theorems.first, proofs.first):
+        assert box.locator(".katex").count() >= 1, box.inner_text()
+    screenshot(theorems.first, "theorem")
+    screenshot(proofs.first, "proof")
+
+
+def test_correction_boxes_are_boxes(chapter):
+    corrections = boxes(chapter.page, "admonition", r"^Correction$")
+    assert corrections.count() >= 1
+    screenshot(corrections.first, "correction")
+
+
+def solution_cells(page):
+    """Indices of the cells holding a solution's start, and of the code cells folded
+    after each (from the notebook's model, as JupyterLab holds it)."""
+    return page.evaluate(f"""() => {{
+      const cells = [...{NOTEBOOK}.content.model.cells];
+      const starts = cells.map((c, i) => c.type === 'markdown'
+        && c.sharedModel.getSource().includes('{{solution-start}}') ? i : -1).filter(i => i >= 0);
+      const hidden = cells.map((c, i) => c.getMetadata('jupyter')?.source_hidden ? i : -1)
+        .filter(i => i >= 0);
+      return {{starts, hidden}};
+    }}""")
+
+
+def test_solutions_are_folded_until_asked_for(chapter):
+    page = chapter.page
+    cells = solution_cells(page)
+    assert len(cells["starts"]) >= 3 and cells["hidden"], cells
+    for index in cells["starts"]:
+        dropdown = chapter.cell(index).locator("details.myst-exercise").last
+        expect(dropdown.locator("summary")).to_contain_text("Solution to")
+        expect(dropdown).not_to_have_attribute("open", re.compile(".*"))
+        expect(dropdown.locator(".details-body")).to_be_hidden()
+    for index in cells["hidden"]:
+        cell = chapter.cell(index)
+        expect(cell.locator(".jp-InputPlaceholder")).to_be_visible()
+        expect(cell.locator(".jp-InputArea-editor")).to_be_hidden()
+    first, code = cells["starts"][0], cells["hidden"][0]
+    chapter.cell(first).evaluate("cell => cell.scrollIntoView()")
+    screenshot(
+        page, "solution-folded"
+    )  # the exercise, its folded solution and code
+    # A click opens each, as a reader asks for the solution.
+    dropdown = chapter.cell(first).locator("details.myst-exercise").last
+    dropdown.locator("summary").click()
+    expect(dropdown.locator(".details-body")).to_be_visible()
+    chapter.cell(code).locator(".jp-InputPlaceholder").click()
+    expect(chapter.cell(code).locator(".jp-InputArea-editor")).to_be_visible()
+
+
+def test_moving_a_slider_redraws_its_figure(chapter):
+    demo = chapter.page.locator(f"{CELLS} .widget-interact").first
+    demo.scroll_into_view_if_needed()
+    figure = demo.locator(".widget-output img").first
+    before = figure.get_attribute("src")
+    handle = demo.locator(".noUi-handle").first
+    handle.focus()
+    for _ in range(5):
+        handle.press("ArrowRight")
+    chapter.page.wait_for_function(
+        "([demo, before]) => demo.querySelector('.widget-output img')"
+        "?.getAttribute('src') !== before",
+        arg=[demo.element_handle(), before],
+    )
+    chapter.page.wait_for_function(KERNEL_IDLE)
+    assert demo.locator(".widget-output img").count() == 1
+    screenshot(demo, "slider-moved")
+
+
+# --------------------------------------------------------------------------- an assignment
+
+
+def first_answer(solutions):
+    """The solution of the first question: the code cell before `grader.check("q1")`."""
+    cells = json.loads(Path(solutions).read_text())["cells"]
+    check = next(
+        i
+        for i, c in enumerate(cells)
+        if "".join(c["source"]).startswith('grader.check("q1")')
+    )
+    solution = "".join(cells[check - 1]["source"])
+    # otter's markers are not something a student types
+    solution = re.sub(r"\n *# (BEGIN|END) SOLUTION(?=\n)", "", solution)
+    return re.sub(r" *# SOLUTION$", "", solution, flags=re.MULTILINE)
+
+
+def outputs(page, index):
+    return page.evaluate(
+        f"() => {NOTEBOOK}.content.model.cells.get({index}).outputs.toJSON()"
+    )
+
+
+def run_cell(reader, index):
+    """Select a cell with a click and run it with Shift+Enter; wait until it has run and
+    the kernel is idle again, and return the cell's outputs."""
+    reader.cell(index).locator(".jp-InputPrompt").first.click()
+    reader.page.keyboard.press("Shift+Enter")
+    reader.page.wait_for_function(
+        f"() => {NOTEBOOK}.content.model.cells.get({index}).executionCount !== null"
+        f" && ({KERNEL_IDLE})()"
+    )
+    return outputs(reader.page, index)
+
+
+def shown(outputs):
+    return "\n".join(
+        "".join(o.get("text", "")) + json.dumps(o.get("data", {}))
+        for o in outputs
+    )
+
+
+def test_an_answered_question_passes_and_the_submission_exports(browser, lab):
+    reader = Reader(browser)
+    try:
+        page = reader.page
+        open_notebook(page, lab, f"assignment/{ASSIGNMENT}.ipynb", TIMEOUT_MS)
+        run_all(page, TIMEOUT_MS)  # which also runs the export cell once
+        warnings = page.evaluate(ERROR_OUTPUTS)
+        assert not warnings, f"Run All shows a warning or an error: {warnings}"
+        sources = page.evaluate(
+            f"() => [...{NOTEBOOK}.content.model.cells].map(c => c.sharedModel.getSource())"
+        )
+        check = sources.index('grader.check("q1")')
+        export = next(
+            i for i, s in enumerate(sources) if "grader.export(" in s
+        )
+        assert "failed" in shown(outputs(page, check)), "q1 passes unanswered"
+
+        # Answer question 1: type the solution into its cell, as a student would.
+        reader.cell(check - 1).locator(".jp-InputArea-editor").click()
+        page.keyboard.press("Control+A")
+        page.keyboard.insert_text(first_answer(lab.solutions))
+        page.keyboard.press("Escape")
+        run_cell(reader, check - 1)
+        result = shown(run_cell(reader, check))
+        assert "passed" in result and "failed" not in result, result
+        reader.cell(check - 1).evaluate("cell => cell.scrollIntoView()")
+        screenshot(page, "assignment-check-passed")
+
+        page.keyboard.press("Control+S")  # "save before exporting"
+        exported = run_cell(reader, export)
+        warnings = [
+            o for o in exported if o.get("name") == "stderr" or "ename" in o
+        ]
+        assert not warnings, f"the export cell shows a warning: {warnings}"
+        assert ".zip" in shown(exported), shown(exported)
+        reader.cell(export).locator(".jp-OutputArea-child").last.evaluate(
+            "output => output.scrollIntoView({block: 'end'})"
+        )
+        screenshot(page, "assignment-exported")
+        assert not reader.left_the_machine, reader.left_the_machine
+    finally:
+        reader.close()
