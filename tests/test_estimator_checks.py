@@ -38,6 +38,7 @@ from mllib.linear_model import (
     Lasso,
     LinearRegression,
     LogisticRegression,
+    MulticlassPerceptron,
     Perceptron,
     PoissonRegressor,
     Ridge,
@@ -45,7 +46,11 @@ from mllib.linear_model import (
 )
 from mllib.mixture import GaussianMixture
 from mllib.model_selection import GridSearchCV
-from mllib.multiclass import OneVsOneClassifier, OneVsRestClassifier
+from mllib.multiclass import (
+    OneVsOneClassifier,
+    OneVsRestClassifier,
+    OutputCodeClassifier,
+)
 from mllib.naive_bayes import (
     BernoulliNB,
     CategoricalNB,
@@ -53,11 +58,15 @@ from mllib.naive_bayes import (
     MultinomialNB,
 )
 from mllib.neighbors import KNeighborsClassifier, KNeighborsRegressor
-from mllib.neural_network import MLPClassifier, MLPRegressor
+from mllib.neural_network import Autoencoder, MLPClassifier, MLPRegressor
 from mllib.online import KernelPerceptron
 from mllib.preprocessing import PolynomialFeatures, StandardScaler
 from mllib.svm import SVC, PegasosSVM
-from mllib.tree import DecisionTreeClassifier, DecisionTreeRegressor
+from mllib.tree import (
+    DecisionTreeClassifier,
+    DecisionTreeRegressor,
+    ID3Classifier,
+)
 
 # One instance per tabular estimator (two for GridSearchCV: over a
 # regressor and over a classifier). Ensembles are small and iterative
@@ -66,6 +75,7 @@ from mllib.tree import DecisionTreeClassifier, DecisionTreeRegressor
 ESTIMATORS = [
     AdaBoostClassifier(n_estimators=5),
     AgglomerativeClustering(),
+    Autoencoder(max_iter=50, random_state=0),
     BaggingClassifier(n_estimators=5),
     BaggingRegressor(n_estimators=5),
     BayesianLinearRegression(),
@@ -84,6 +94,7 @@ ESTIMATORS = [
     GradientBoostingRegressor(n_estimators=5),
     GridSearchCV(Ridge(), {"alpha": [0.1, 1.0]}, cv=2),
     GridSearchCV(LogisticRegression(), {"C": [0.1, 1.0]}, cv=2),
+    ID3Classifier(),
     KMeans(n_clusters=2, n_init=2, max_iter=5),
     KNeighborsClassifier(),
     KNeighborsRegressor(),
@@ -94,9 +105,11 @@ ESTIMATORS = [
     LogisticRegression(),
     MLPClassifier(max_iter=100),
     MLPRegressor(max_iter=100),
+    MulticlassPerceptron(max_iter=50),
     MultinomialNB(),
     OneVsOneClassifier(SVC()),
     OneVsRestClassifier(LogisticRegression()),
+    OutputCodeClassifier(LogisticRegression(), random_state=0),
     PCA(),
     PegasosSVM(),
     Perceptron(),
@@ -120,6 +133,10 @@ EXEMPT = {
     "expert's predictions), not real features",
     "Halving": "X is {0,1} expert advice, as for WeightedMajority",
     "Winnow": "X and y are Boolean ({0,1}); real features are refused",
+    "StructuredPerceptron": "fits lists of sequences of different "
+    "lengths, not a matrix X",
+    "StructuredSVM": "fits lists of sequences of different lengths, not a "
+    "matrix X",
 }
 
 # The one place where mllib's genuine limitations are listed:

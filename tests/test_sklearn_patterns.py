@@ -54,18 +54,22 @@ def name(estimator):
 def data_for(estimator, n=60, seed=0, labels=("no", "yes")):
     """A small well-posed problem in the estimator's declared domain.
 
-    Separated blobs around the origin for classifiers (labelled
+    Blobs around the corners of a simplex for classifiers (labelled
     ``labels``), a linear target for regressors; shifted non-negative, or
-    made category codes 0/1, when the tags say the estimator needs it.
+    made category codes 0, 1, 2, when the tags say the estimator needs it.
     """
     rng = np.random.default_rng(seed)
     tags = get_tags(estimator)
     k = np.arange(n) % len(labels)
-    X = rng.normal(size=(n, 4)) + 2.5 * (k[:, None] - k.mean())
+    centres = 3.0 * np.eye(4)[: len(labels)]  # any split is linear
+    X = rng.normal(size=(n, 4)) + centres[k] - centres.mean(axis=0)
     if tags.input_tags.positive_only:
         X -= X.min()
-    if tags.input_tags.categorical:
-        X = (X > np.median(X, axis=0)).astype(float)
+    if tags.input_tags.categorical:  # codes 0, 1, 2 by tertiles
+        X = np.stack(
+            [np.digitize(x, np.quantile(x, [1 / 3, 2 / 3])) for x in X.T],
+            axis=1,
+        ).astype(float)
     if is_regressor(estimator):
         y = X @ np.array([1.0, -2.0, 0.5, 0.0]) + 0.1 * rng.normal(size=n)
         if tags.target_tags.positive_only:
