@@ -92,7 +92,7 @@ class KFold:
         return folds
 
     def split(self, X, y=None, groups=None):
-        """Yield ``(train_index, test_index)`` for each fold, test folds in order.
+        """Yield ``(train_index, test_index)`` per fold, test folds in order.
 
         ``groups`` is ignored; it is there for scikit-learn's
         cross-validation functions, which pass it to every splitter.

@@ -188,7 +188,7 @@ class PolynomialFeatures(TransformerMixin, BaseEstimator):
         )
 
     def get_feature_names_out(self, input_features=None):
-        """Names of the output columns, e.g. ``["1", "x0", "x1", "x0^2", "x0 x1", "x1^2"]``.
+        """Names of the output columns, e.g. ``1, x0, x1, x0^2, x0 x1, x1^2``.
 
         The inputs are named ``input_features``, the column names seen in
         ``fit``, or ``x0, x1, ...``, in that order of preference.

@@ -20,6 +20,7 @@ import pytest
 import sklearn.exceptions
 from sklearn.base import clone, is_classifier, is_regressor
 from sklearn.datasets import load_breast_cancer, load_diabetes
+from sklearn.metrics import make_scorer
 from sklearn.model_selection import GridSearchCV as SkGridSearchCV
 from sklearn.model_selection import KFold as SkKFold
 from sklearn.model_selection import StratifiedKFold as SkStratifiedKFold
@@ -38,6 +39,7 @@ from sklearn.utils.estimator_checks import (
 )
 from test_estimator_checks import ESTIMATORS
 
+import mllib.metrics
 from mllib.linear_model import LogisticRegression, Ridge
 from mllib.model_selection import GridSearchCV, KFold, cross_val_score
 from mllib.preprocessing import StandardScaler
@@ -143,6 +145,29 @@ def test_mllib_kfold_drives_scikit_learns_cross_validation():
     theirs = sk_cross_val_score(Ridge(), X, y, cv=SkKFold(5))
     ours = sk_cross_val_score(Ridge(), X, y, cv=KFold(5))
     np.testing.assert_array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize(
+    "metric, name, data",
+    [
+        ("accuracy_score", "accuracy", load_breast_cancer),
+        ("r2_score", "r2", load_diabetes),
+        ("mean_squared_error", "neg_mean_squared_error", load_diabetes),
+    ],
+)
+def test_mllib_metrics_serve_as_scikit_learn_scorers(metric, name, data):
+    X, y = data(return_X_y=True)
+    model = make_pipeline(
+        SkStandardScaler(),
+        Ridge() if data is load_diabetes else LogisticRegression(),
+    )
+    greater_is_better = not metric.startswith("mean")
+    scorer = make_scorer(
+        getattr(mllib.metrics, metric), greater_is_better=greater_is_better
+    )
+    ours = sk_cross_val_score(model, X, y, cv=3, scoring=scorer)
+    theirs = sk_cross_val_score(model, X, y, cv=3, scoring=name)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-12)
 
 
 # --- every supervised estimator ---------------------------------------------
