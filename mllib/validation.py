@@ -74,8 +74,8 @@ def encode_classes(
 def check_sample_weight(sample_weight, n_samples):
     """Weights of shape (n_samples,), non-negative, not all zero.
 
-    ``None`` means a weight of one for every sample. Returns a new float
-    array or a read-only view of the caller's (never written to).
+    ``None`` means a weight of one for every sample. Returns a float64
+    array, the caller's own when it already is one (mllib only reads it).
     """
     if sample_weight is None:
         return np.ones(n_samples)
@@ -91,7 +91,10 @@ def check_sample_weight(sample_weight, n_samples):
             f"sample; got shape {sample_weight.shape}."
         )
     if np.any(sample_weight < 0):
-        raise ValueError("sample_weight must be non-negative.")
+        raise ValueError(
+            "sample_weight must be non-negative; got "
+            f"{np.count_nonzero(sample_weight < 0)} negative weight(s)."
+        )
     if not np.any(sample_weight > 0):
         raise ValueError(
             "Sample weights must contain at least one non-zero number; all "
