@@ -22,10 +22,12 @@ import warnings
 
 import numpy as np
 from scipy.optimize import minimize
+from sklearn.base import BaseEstimator
+from sklearn.utils import check_array
+from sklearn.utils.validation import check_is_fitted
 
-from .base import BaseEstimator
 from .exceptions import ConvergenceWarning
-from .validation import check_array, check_int, check_is_fitted, check_scalar
+from .validation import check_int, check_scalar
 
 
 def logsumexp(a, axis=None):
@@ -48,7 +50,7 @@ def logsumexp(a, axis=None):
 
 
 def _check_scores(unary, pairwise):
-    unary = check_array(unary, name="unary")
+    unary = check_array(unary, dtype=np.float64, input_name="unary")
     T, k = unary.shape
     pairwise = np.asarray(pairwise, dtype=float)
     if pairwise.shape not in ((k, k), (T - 1, k, k)):
@@ -232,13 +234,21 @@ class LinearChainCRF(BaseEstimator):
         self.max_iter = max_iter
         self.tol = tol
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        # it fits lists of sequences of different lengths, not a matrix X
+        tags.input_tags.two_d_array = False
+        tags.target_tags.required = True
+        return tags
+
     def fit(self, sequences, labels):
         """Fit to lists of input sequences (each (T_n, d)) and label sequences (each (T_n,)); return self."""
         alpha = check_scalar(self.alpha, "alpha", low=0)
         tol = check_scalar(self.tol, "tol", low=0, low_inclusive=False)
         max_iter = check_int(self.max_iter, "max_iter", low=1)
         sequences = [
-            check_array(x, name="each input sequence") for x in sequences
+            check_array(x, dtype=np.float64, input_name="sequence")
+            for x in sequences
         ]
         if len(sequences) == 0 or len(sequences) != len(labels):
             raise ValueError(
@@ -292,7 +302,8 @@ class LinearChainCRF(BaseEstimator):
         """The Viterbi label sequence of each input sequence, a list of arrays."""
         check_is_fitted(self)
         sequences = [
-            check_array(x, name="each input sequence") for x in sequences
+            check_array(x, dtype=np.float64, input_name="sequence")
+            for x in sequences
         ]
         if any(x.shape[1] != self.coef_.shape[0] for x in sequences):
             raise ValueError(

@@ -11,10 +11,11 @@ the best subset, and the two need not agree.
 from numbers import Integral, Real
 
 import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .base import BaseEstimator, TransformerMixin
 from .model_selection import cross_val_score
-from .validation import check_is_fitted
+from .validation import feature_names_in
 
 
 class SequentialFeatureSelector(TransformerMixin, BaseEstimator):
@@ -68,11 +69,12 @@ class SequentialFeatureSelector(TransformerMixin, BaseEstimator):
 
     def fit(self, X, y):
         """Select features of ``X`` (n_samples, n_features) for predicting ``y``."""
-        X, y = self._validate_data(X, y, reset=True, y_numeric=False)
+        X, y = validate_data(self, X, y, dtype=np.float64)
         n_features = X.shape[1]
         if n_features < 2:
             raise ValueError(
-                f"Feature selection needs at least 2 features; X has {n_features}."
+                "Feature selection needs at least 2 features; got "
+                f"n_features={n_features}."
             )
         if self.direction not in ("forward", "backward"):
             raise ValueError(
@@ -146,7 +148,12 @@ class SequentialFeatureSelector(TransformerMixin, BaseEstimator):
         check_is_fitted(self)
         return np.flatnonzero(self.support_) if indices else self.support_
 
+    def get_feature_names_out(self, input_features=None):
+        """Names of the selected features (see :meth:`get_support`)."""
+        return feature_names_in(self, input_features)[self.get_support()]
+
     def transform(self, X):
         """Keep only the selected columns of ``X``."""
-        X = self._validate_data(X, reset=False)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         return X[:, self.support_]

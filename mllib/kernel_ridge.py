@@ -2,8 +2,9 @@ r"""Kernel ridge regression: ridge regression in a kernel's feature space, solve
 
 import numpy as np
 from scipy.linalg import LinAlgError, cho_factor, cho_solve
+from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .base import BaseEstimator, RegressorMixin
 from .kernels import check_psd, is_psd_by_construction, pairwise_kernels
 from .validation import check_scalar
 
@@ -69,7 +70,7 @@ class KernelRidge(RegressorMixin, BaseEstimator):
 
     def fit(self, X, y):
         """Fit on ``X`` of shape (n_samples, n_features) and real targets ``y``; return self."""
-        X, y = self._validate_data(X, y, reset=True)
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         alpha = check_scalar(self.alpha, "alpha", low=0)
         K = self._kernel(X, X)
         if not is_psd_by_construction(self.kernel, self.degree, self.coef0):
@@ -91,7 +92,8 @@ class KernelRidge(RegressorMixin, BaseEstimator):
 
     def predict(self, X):
         r""":math:`f(x)=\sum_ic_i\,k(x_i,x)`, shape (n_samples,)."""
-        X = self._validate_data(X, reset=False)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         return self._kernel(X, self.X_fit_) @ self.dual_coef_
 
     def _kernel(self, X, Y):

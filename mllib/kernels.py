@@ -9,8 +9,9 @@ Names, signatures and defaults are scikit-learn's (``sklearn.metrics.pairwise``)
 
 import numpy as np
 from scipy.spatial.distance import cdist, pdist, squareform
+from sklearn.utils import check_array
 
-from .validation import check_array, check_scalar
+from .validation import check_scalar
 
 
 def squared_euclidean_distances(X, Y=None):
@@ -276,7 +277,7 @@ def check_psd(K, *, tol=1e-8, name="K"):
     ValueError
         If ``K`` is not square, not symmetric, or has an eigenvalue below the tolerance.
     """
-    K = check_array(K, name=name)
+    K = check_array(K, dtype=np.float64, input_name=name)
     if K.shape[0] != K.shape[1]:
         raise ValueError(
             f"{name} must be a square Gram matrix; got shape {K.shape}."
@@ -301,8 +302,8 @@ def check_psd(K, *, tol=1e-8, name="K"):
 
 
 def _check_pair(X, Y):
-    X = check_array(X)
-    Y = X if Y is None else check_array(Y, name="Y")
+    X = check_array(X, dtype=np.float64)
+    Y = X if Y is None else check_array(Y, dtype=np.float64, input_name="Y")
     if X.shape[1] != Y.shape[1]:
         raise ValueError(
             f"X and Y must have the same number of features; got {X.shape[1]} and {Y.shape[1]}."

@@ -25,8 +25,9 @@ from typing import Callable
 
 import numpy as np
 from scipy.special import expit
+from sklearn.utils import check_array
 
-from .validation import check_array, check_scalar
+from .validation import check_scalar
 
 
 @dataclass(frozen=True)
@@ -47,12 +48,21 @@ class Loss:
     subgradient: Callable
 
     def __call__(self, z):
-        return self.value(check_array(z, name=self.argument, ensure_2d=False))
+        return self.value(self._floats(z))
 
     def derivative(self, z):
         """:math:`\\ell'(z)`; at a kink, the subgradient documented for the loss."""
-        return self.subgradient(
-            check_array(z, name=self.argument, ensure_2d=False)
+        return self.subgradient(self._floats(z))
+
+    def _floats(self, z):
+        """``z`` (a number or an array of any shape) as finite floats."""
+        return check_array(
+            z,
+            ensure_2d=False,
+            allow_nd=True,
+            ensure_min_samples=0,
+            dtype=np.float64,
+            input_name=self.argument,
         )
 
 
@@ -148,7 +158,7 @@ def multiclass_hinge(scores, y, cost=None, *, return_argmax=False):
     Crammer & Singer (2001); ``sklearn.svm.LinearSVC(multi_class="crammer_singer")`` minimises
     :math:`\frac12\lVert W\rVert_F^2 + C\sum_i\ell(Wx_i, y_i)` with the 0-1 cost.
     """
-    scores = check_array(scores, name="scores")
+    scores = check_array(scores, dtype=np.float64, input_name="scores")
     n, K = scores.shape
     y = np.asarray(y)
     if (
@@ -160,7 +170,11 @@ def multiclass_hinge(scores, y, cost=None, *, return_argmax=False):
         raise ValueError(
             f"y must hold one integer class in 0..{K - 1} per row of scores; got {y!r}."
         )
-    cost = 1.0 - np.eye(K) if cost is None else check_array(cost, name="cost")
+    cost = (
+        1.0 - np.eye(K)
+        if cost is None
+        else check_array(cost, dtype=np.float64, input_name="cost")
+    )
     if cost.shape != (K, K) or np.any(np.diag(cost) != 0):
         raise ValueError(
             f"cost must be a ({K}, {K}) matrix with a zero diagonal (no cost for the true "

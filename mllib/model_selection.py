@@ -16,15 +16,17 @@ import numbers
 from itertools import product
 
 import numpy as np
-
-from .base import BaseEstimator, clone
-from .metrics import accuracy_score, mean_squared_error, r2_score
-from .validation import (
-    check_classification_targets,
-    check_is_fitted,
-    check_random_state,
-    check_X_y,
+from sklearn.base import (
+    BaseEstimator,
+    MetaEstimatorMixin,
+    clone,
+    is_classifier,
 )
+from sklearn.utils import check_X_y, get_tags
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .metrics import accuracy_score, mean_squared_error, r2_score
+from .validation import check_random_state, encode_classes
 
 
 def _check_n_splits(n_splits, n_samples):
@@ -73,7 +75,7 @@ class KFold:
         self.shuffle = shuffle
         self.random_state = random_state
 
-    def get_n_splits(self, X=None, y=None):
+    def get_n_splits(self, X=None, y=None, groups=None):
         return self.n_splits
 
     def _test_folds(self, n_samples, y):
@@ -89,8 +91,12 @@ class KFold:
         folds[order] = np.repeat(np.arange(self.n_splits), sizes)
         return folds
 
-    def split(self, X, y=None):
-        """Yield ``(train_index, test_index)`` for each fold, test folds in order."""
+    def split(self, X, y=None, groups=None):
+        """Yield ``(train_index, test_index)`` per fold, test folds in order.
+
+        ``groups`` is ignored; it is there for scikit-learn's
+        cross-validation functions, which pass it to every splitter.
+        """
         n_samples = len(X)
         _check_n_splits(self.n_splits, n_samples)
         _check_shuffle_seed(self)
@@ -113,7 +119,7 @@ class StratifiedKFold(KFold):
             raise ValueError(
                 "StratifiedKFold needs the class labels y to stratify on."
             )
-        _, y_index = check_classification_targets(y)
+        _, y_index = encode_classes(y, allow_one_class=True)
         # Renumber classes by first appearance, as scikit-learn does.
         _, first_seen = np.unique(y_index, return_index=True)
         y_encoded = np.argsort(np.argsort(first_seen))[y_index]
@@ -144,10 +150,10 @@ class StratifiedKFold(KFold):
 class LeaveOneOut:
     """Each sample is the test set once: ``n`` folds of size one (k-fold with ``k = n``)."""
 
-    def get_n_splits(self, X=None, y=None):
+    def get_n_splits(self, X=None, y=None, groups=None):
         return len(X)
 
-    def split(self, X, y=None):
+    def split(self, X, y=None, groups=None):
         n_samples = len(X)
         if n_samples < 2:
             raise ValueError("LeaveOneOut needs at least 2 samples.")
@@ -207,7 +213,7 @@ def train_test_split(
 
 
 def _stratified_test_indices(labels, n_test, rng):
-    classes, y_index = check_classification_targets(labels)
+    classes, y_index = encode_classes(labels, allow_one_class=True)
     counts = np.bincount(y_index)
     share = n_test * counts / counts.sum()
     per_class = np.floor(share).astype(int)
@@ -279,16 +285,8 @@ class _FixedSplits:
     def __init__(self, splits):
         self.splits = splits
 
-    def split(self, X, y=None):
+    def split(self, X, y=None, groups=None):
         return iter(self.splits)
-
-
-def _is_classifier(estimator):
-    if hasattr(
-        estimator, "__sklearn_tags__"
-    ):  # a scikit-learn estimator (1.6+ keeps its type in tags)
-        return estimator.__sklearn_tags__().estimator_type == "classifier"
-    return getattr(estimator, "_estimator_type", None) == "classifier"
 
 
 def cross_val_score(estimator, X, y, *, cv=None, scoring=None):
@@ -305,8 +303,8 @@ def cross_val_score(estimator, X, y, *, cv=None, scoring=None):
 
     Equivalent to ``sklearn.model_selection.cross_val_score`` (same folds, same scores).
     """
-    X, y = check_X_y(X, y, y_numeric=False)
-    splitter = check_cv(cv, classifier=_is_classifier(estimator))
+    X, y = check_X_y(X, y, dtype=np.float64)
+    splitter = check_cv(cv, classifier=is_classifier(estimator))
     scorer = get_scorer(scoring)
     scores = [
         scorer(clone(estimator).fit(X[train], y[train]), X[test], y[test])
@@ -337,7 +335,7 @@ def _parameter_grid(param_grid):
             yield dict(zip(names, combination))
 
 
-class GridSearchCV(BaseEstimator):
+class GridSearchCV(MetaEstimatorMixin, BaseEstimator):
     """Choose hyperparameters by cross-validation over a grid, then refit on all the data.
 
     Every candidate is scored on the **same** folds; the best is the highest unweighted mean
@@ -355,6 +353,9 @@ class GridSearchCV(BaseEstimator):
     cv_results_ : dict with "params", "param_<name>", "split<k>_test_score",
         "mean_test_score", "std_test_score", "rank_test_score" (one entry per candidate)
     best_index_, best_params_, best_score_, best_estimator_, n_splits_
+    classes_ : ndarray of shape (n_classes,)
+        Those of ``best_estimator_``, when it is a classifier.
+    n_features_in_ : int
 
     Equivalent to ``sklearn.model_selection.GridSearchCV`` with ``refit=True`` (a subset of
     its ``cv_results_``).
@@ -366,12 +367,30 @@ class GridSearchCV(BaseEstimator):
         self.scoring = scoring
         self.cv = cv
 
+    def __sklearn_tags__(self):
+        # what the searched estimator is and accepts; y is always needed,
+        # as the candidates are scored against it
+        tags = super().__sklearn_tags__()
+        inner = get_tags(self.estimator)
+        tags.estimator_type = inner.estimator_type
+        tags.classifier_tags = inner.classifier_tags
+        tags.regressor_tags = inner.regressor_tags
+        tags.input_tags = inner.input_tags
+        tags.target_tags.required = True
+        return tags
+
+    @property
+    def classes_(self):
+        check_is_fitted(self)
+        return self.best_estimator_.classes_
+
     def fit(self, X, y):
-        X, y = check_X_y(X, y, y_numeric=False)
+        """Score every candidate on the same folds; refit the best on all."""
+        X, y = validate_data(self, X, y, dtype=np.float64)
         candidates = list(_parameter_grid(self.param_grid))
         # Materialise the splits once, so every candidate sees the same folds.
         splits = list(
-            check_cv(self.cv, classifier=_is_classifier(self.estimator)).split(
+            check_cv(self.cv, classifier=is_classifier(self.estimator)).split(
                 X, y
             )
         )
@@ -415,9 +434,11 @@ class GridSearchCV(BaseEstimator):
     def predict(self, X):
         """Predictions of ``best_estimator_``."""
         check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         return self.best_estimator_.predict(X)
 
     def score(self, X, y):
         """The chosen ``scoring`` of ``best_estimator_`` on ``X, y``."""
         check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         return get_scorer(self.scoring)(self.best_estimator_, X, y)

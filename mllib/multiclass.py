@@ -15,10 +15,17 @@ Allwein, Schapire & Singer (2000), *Reducing multiclass to binary*, JMLR 1.
 """
 
 import numpy as np
+from sklearn.base import (
+    BaseEstimator,
+    ClassifierMixin,
+    MetaEstimatorMixin,
+    clone,
+)
+from sklearn.utils import get_tags
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .base import BaseEstimator, ClassifierMixin, clone
 from .output_code import OutputCodeClassifier  # noqa: F401 (sklearn's home)
-from .validation import check_classification_targets
+from .validation import encode_classes
 
 
 def _binary_score(estimator, X):
@@ -34,7 +41,20 @@ def _binary_score(estimator, X):
     )
 
 
-class OneVsRestClassifier(ClassifierMixin, BaseEstimator):
+class _Reduction(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
+    """A multiclass classifier built from binary ones (``estimator``)."""
+
+    def __init__(self, estimator):
+        self.estimator = estimator
+
+    def __sklearn_tags__(self):
+        # multiclass whatever the binary estimator is; its inputs are ours
+        tags = super().__sklearn_tags__()
+        tags.input_tags = get_tags(self.estimator).input_tags
+        return tags
+
+
+class OneVsRestClassifier(_Reduction):
     r"""One binary classifier per class, class :math:`c` against all others; predict
     :math:`\hat y(x) = \arg\max_c f_c(x)`, the largest score (not a vote).
 
@@ -57,15 +77,10 @@ class OneVsRestClassifier(ClassifierMixin, BaseEstimator):
     Equivalent to ``sklearn.multiclass.OneVsRestClassifier(estimator)``.
     """
 
-    def __init__(self, estimator):
-        self.estimator = estimator
-
     def fit(self, X, y):
         """Fit the K one-vs-rest classifiers on ``X`` of shape (n_samples, n_features); return self."""
-        X, y = self._validate_data(X, y, reset=True, y_numeric=False)
-        self.classes_, y_index = check_classification_targets(
-            y, estimator_name="OneVsRestClassifier"
-        )
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        self.classes_, y_index = encode_classes(y, estimator=self)
         positives = (
             [1] if len(self.classes_) == 2 else range(len(self.classes_))
         )
@@ -79,7 +94,8 @@ class OneVsRestClassifier(ClassifierMixin, BaseEstimator):
         """Scores :math:`f_c(x)`, shape (n_samples, K); shape (n_samples,) if K = 2. Over a base
         without ``decision_function`` these are its positive-class probabilities (scikit-learn's
         ``OneVsRestClassifier`` has no ``decision_function`` then)."""
-        X = self._validate_data(X, reset=False)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         scores = np.column_stack(
             [_binary_score(e, X) for e in self.estimators_]
         )
@@ -91,7 +107,8 @@ class OneVsRestClassifier(ClassifierMixin, BaseEstimator):
         The K binary models were trained separately, so these numbers are not calibrated
         multiclass probabilities; they only share the argmax with the raw scores.
         """
-        X = self._validate_data(X, reset=False)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         p = np.column_stack(
             [e.predict_proba(X)[:, 1] for e in self.estimators_]
         )
@@ -101,7 +118,8 @@ class OneVsRestClassifier(ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         """The class with the largest score (the first one on a tie), shape (n_samples,)."""
-        X = self._validate_data(X, reset=False)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         scores = np.column_stack(
             [_binary_score(e, X) for e in self.estimators_]
         )
@@ -115,7 +133,7 @@ class OneVsRestClassifier(ClassifierMixin, BaseEstimator):
         return self.classes_[np.argmax(scores, axis=1)]
 
 
-class OneVsOneClassifier(ClassifierMixin, BaseEstimator):
+class OneVsOneClassifier(_Reduction):
     r"""One binary classifier per pair of classes :math:`i<j`, trained only on those two
     classes; predict the class with the most pairwise wins.
 
@@ -141,15 +159,10 @@ class OneVsOneClassifier(ClassifierMixin, BaseEstimator):
     Equivalent to ``sklearn.multiclass.OneVsOneClassifier(estimator)``.
     """
 
-    def __init__(self, estimator):
-        self.estimator = estimator
-
     def fit(self, X, y):
         """Fit the K(K-1)/2 pairwise classifiers on ``X`` of shape (n_samples, n_features); return self."""
-        X, y = self._validate_data(X, y, reset=True, y_numeric=False)
-        self.classes_, y_index = check_classification_targets(
-            y, estimator_name="OneVsOneClassifier"
-        )
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        self.classes_, y_index = encode_classes(y, estimator=self)
         K = len(self.classes_)
         self.pairs_ = [(i, j) for i in range(K) for j in range(i + 1, K)]
         self.estimators_ = []
@@ -173,7 +186,8 @@ class OneVsOneClassifier(ClassifierMixin, BaseEstimator):
         return self.classes_[np.argmax(scores, axis=1)]
 
     def _scores(self, X):
-        X = self._validate_data(X, reset=False)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         votes = np.zeros((len(X), len(self.classes_)))
         confidence = np.zeros_like(votes)
         for (i, j), estimator in zip(self.pairs_, self.estimators_):

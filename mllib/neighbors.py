@@ -21,14 +21,11 @@ References: Fix & Hodges (1951); Cover & Hart (1967), *Nearest neighbor pattern 
 """
 
 import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .base import BaseEstimator, ClassifierMixin, RegressorMixin
 from .kernels import squared_euclidean_distances
-from .validation import (
-    check_classification_targets,
-    check_int,
-    check_is_fitted,
-)
+from .validation import check_int, encode_classes
 
 #: Squared distances per chunk of queries (about 16 MB of float64).
 CHUNK_ENTRIES = 2**21
@@ -61,7 +58,8 @@ class _KNeighborsBase(BaseEstimator):
             several training points tie for the last place, which of them are returned is
             unspecified (whichever ``np.argpartition`` picks), as in scikit-learn.
         """
-        X = self._validate_data(X, reset=False)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         k = self.n_neighbors if n_neighbors is None else n_neighbors
         if not 1 <= k <= self.n_samples_fit_:
             raise ValueError(
@@ -125,8 +123,8 @@ class KNeighborsClassifier(ClassifierMixin, _KNeighborsBase):
 
     def fit(self, X, y):
         """Store the training set ``X`` (n_samples, n_features) and labels ``y``; return self."""
-        X, y = self._validate_data(X, y, reset=True, y_numeric=False)
-        self.classes_, y_index = check_classification_targets(y)
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        self.classes_, y_index = encode_classes(y, estimator=self)
         return self._store(X, y_index)
 
     def predict_proba(self, X):
@@ -153,7 +151,7 @@ class KNeighborsRegressor(RegressorMixin, _KNeighborsBase):
 
     def fit(self, X, y):
         """Store the training set ``X`` (n_samples, n_features) and targets ``y``; return self."""
-        X, y = self._validate_data(X, y, reset=True)
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         return self._store(X, y.copy())
 
     def predict(self, X):

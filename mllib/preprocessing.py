@@ -9,12 +9,17 @@ from itertools import chain, combinations, combinations_with_replacement
 from numbers import Integral
 
 import numpy as np
+from sklearn.base import (
+    BaseEstimator,
+    OneToOneFeatureMixin,
+    TransformerMixin,
+)
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .base import BaseEstimator, TransformerMixin
-from .validation import check_is_fitted
+from .validation import feature_names_in
 
 
-class StandardScaler(TransformerMixin, BaseEstimator):
+class StandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     r"""Standardise each feature: :math:`z_{ij} = (x_{ij} - \mu_j) / s_j`.
 
     :math:`\mu_j` is the training mean and :math:`s_j` the training standard deviation
@@ -53,7 +58,7 @@ class StandardScaler(TransformerMixin, BaseEstimator):
 
     def fit(self, X, y=None):
         """Learn the means and standard deviations of ``X``, shape (n_samples, n_features)."""
-        X = self._validate_data(X, reset=True)
+        X = validate_data(self, X, dtype=np.float64)
         n_samples = X.shape[0]
         self.n_samples_seen_ = n_samples
         self.mean_ = (
@@ -76,7 +81,8 @@ class StandardScaler(TransformerMixin, BaseEstimator):
 
     def transform(self, X):
         """Standardise ``X`` with the training statistics; returns a new array."""
-        X = self._validate_data(X, reset=False)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         if self.with_mean:
             X = X - self.mean_
         if self.with_std:
@@ -85,7 +91,8 @@ class StandardScaler(TransformerMixin, BaseEstimator):
 
     def inverse_transform(self, X):
         r"""Undo :meth:`transform`: :math:`x_{ij} = z_{ij} s_j + \mu_j`; returns a new array."""
-        X = self._validate_data(X, reset=False)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         if self.with_std:
             X = X * self.scale_
         if self.with_mean:
@@ -133,7 +140,7 @@ class PolynomialFeatures(TransformerMixin, BaseEstimator):
 
     def fit(self, X, y=None):
         """Work out the output columns (``powers_``) for ``X`` of shape (n_samples, n_features)."""
-        X = self._validate_data(X, reset=True)
+        X = validate_data(self, X, dtype=np.float64)
         if (
             isinstance(self.degree, bool)
             or not isinstance(self.degree, Integral)
@@ -168,7 +175,8 @@ class PolynomialFeatures(TransformerMixin, BaseEstimator):
 
     def transform(self, X):
         """The monomials of each row of ``X``, shape (n_samples, n_output_features_)."""
-        X = self._validate_data(X, reset=False)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         features = np.arange(X.shape[1])
         # Column k multiplies the input columns listed with repetition by powers_[k];
         # the empty product (the bias column) is 1.
@@ -180,15 +188,12 @@ class PolynomialFeatures(TransformerMixin, BaseEstimator):
         )
 
     def get_feature_names_out(self, input_features=None):
-        """Names of the output columns, e.g. ``["1", "x0", "x1", "x0^2", "x0 x1", "x1^2"]``."""
-        check_is_fitted(self)
-        if input_features is None:
-            input_features = [f"x{j}" for j in range(self.n_features_in_)]
-        if len(input_features) != self.n_features_in_:
-            raise ValueError(
-                f"input_features has {len(input_features)} names, but the transformer was "
-                f"fitted with {self.n_features_in_} features."
-            )
+        """Names of the output columns, e.g. ``1, x0, x1, x0^2, x0 x1, x1^2``.
+
+        The inputs are named ``input_features``, the column names seen in
+        ``fit``, or ``x0, x1, ...``, in that order of preference.
+        """
+        input_features = feature_names_in(self, input_features)
         names = []
         for p in self.powers_:
             factors = [

@@ -8,6 +8,8 @@ publicly, or offers in a weaker form:
 * ``encode_classes``: class labels as indices, with binary-only
   classifiers refused multiclass targets in scikit-learn's words;
 * ``check_sample_weight``: one non-negative weight per sample;
+* ``feature_names_in``: the input names ``get_feature_names_out`` builds
+  on (scikit-learn's helper for it is private);
 * ``check_scalar`` and ``check_int``: hyperparameters (scikit-learn's
   public ``check_scalar`` lets NaN and ``True`` through);
 * ``check_random_state``: a ``numpy.random.Generator``, the generator the
@@ -21,11 +23,10 @@ import numbers
 import numpy as np
 from sklearn.utils import check_array
 from sklearn.utils.multiclass import (
-    check_classification_targets as check_label_type,
+    check_classification_targets,
+    type_of_target,
 )
-from sklearn.utils.multiclass import type_of_target
-
-from .exceptions import NotFittedError
+from sklearn.utils.validation import check_is_fitted
 
 
 def encode_classes(
@@ -53,7 +54,7 @@ def encode_classes(
         check), more than two classes when ``binary_only``, or a single
         class unless ``allow_one_class``.
     """
-    check_label_type(y)
+    check_classification_targets(y)
     classes, y_index = np.unique(y, return_inverse=True)
     name = "this classifier" if estimator is None else type(estimator).__name__
     if binary_only and len(classes) > 2:
@@ -73,8 +74,8 @@ def encode_classes(
 def check_sample_weight(sample_weight, n_samples):
     """Weights of shape (n_samples,), non-negative, not all zero.
 
-    ``None`` means a weight of one for every sample. Returns a new float
-    array or a read-only view of the caller's (never written to).
+    ``None`` means a weight of one for every sample. Returns a float64
+    array, the caller's own when it already is one (mllib only reads it).
     """
     if sample_weight is None:
         return np.ones(n_samples)
@@ -90,13 +91,44 @@ def check_sample_weight(sample_weight, n_samples):
             f"sample; got shape {sample_weight.shape}."
         )
     if np.any(sample_weight < 0):
-        raise ValueError("sample_weight must be non-negative.")
+        raise ValueError(
+            "sample_weight must be non-negative; got "
+            f"{np.count_nonzero(sample_weight < 0)} negative weight(s)."
+        )
     if not np.any(sample_weight > 0):
         raise ValueError(
             "Sample weights must contain at least one non-zero number; all "
             "weights are zero."
         )
     return sample_weight
+
+
+def feature_names_in(estimator, input_features=None):
+    """Names of a fitted estimator's input features, an object ndarray.
+
+    ``input_features`` if given (it must match ``feature_names_in_``, when
+    ``fit`` saw column names), else ``feature_names_in_``, else ``x0, x1,
+    ...``: the rule of scikit-learn's ``get_feature_names_out``.
+    """
+    check_is_fitted(estimator, "n_features_in_")
+    n_features = estimator.n_features_in_
+    fitted = getattr(estimator, "feature_names_in_", None)
+    if input_features is None:
+        if fitted is not None:
+            return fitted
+        return np.array([f"x{j}" for j in range(n_features)], dtype=object)
+    names = np.asarray(input_features, dtype=object)
+    if len(names) != n_features:
+        raise ValueError(
+            "input_features should have length equal to number of features "
+            f"({n_features}), got {len(names)}."
+        )
+    if fitted is not None and not np.array_equal(names, fitted):
+        raise ValueError(
+            "input_features is not equal to feature_names_in_: got "
+            f"{list(names)}, but fit saw the columns {list(fitted)}."
+        )
+    return names
 
 
 def check_random_state(seed):
@@ -158,138 +190,3 @@ def check_int(value, name, *, low=None):
     if low is not None and value < low:
         raise ValueError(f"{name} must be at least {low}; got {value!r}.")
     return int(value)
-
-
-# Transitional: removed once every estimator uses validate_data (issue 14).
-
-
-def check_array(X, *, name="X", ensure_2d=True, dtype=float):  # noqa: F811
-    """Return ``X`` as a finite floating-point ndarray, 2-D unless ``ensure_2d=False``.
-
-    Parameters
-    ----------
-    X : array-like
-        Data, usually of shape (n_samples, n_features).
-    name : str
-        Name used in error messages.
-    ensure_2d : bool
-        Require two dimensions (rows are samples, columns are features).
-    dtype : numpy dtype
-        Target dtype; the result is a view when no conversion is needed.
-    """
-    try:
-        array = np.asarray(X, dtype=dtype)
-    except (TypeError, ValueError) as error:
-        raise ValueError(
-            f"{name} must contain numbers only; converting it to {np.dtype(dtype).name} failed "
-            f"({error}). Encode text or categorical columns as numbers first."
-        ) from None
-    if ensure_2d and array.ndim != 2:
-        hint = (
-            f" Reshape it with {name}.reshape(-1, 1) if it holds one feature, "
-            f"or {name}.reshape(1, -1) if it holds one sample."
-            if array.ndim == 1
-            else ""
-        )
-        raise ValueError(
-            f"{name} must be a 2-D array of shape (n_samples, n_features); "
-            f"got {array.ndim} dimension(s) with shape {array.shape}.{hint}"
-        )
-    if array.ndim >= 1 and array.shape[0] == 0:
-        raise ValueError(
-            f"{name} has 0 samples (shape {array.shape}); at least one is needed."
-        )
-    if ensure_2d and array.shape[1] == 0:
-        raise ValueError(
-            f"{name} has 0 features (shape {array.shape}); at least one is needed."
-        )
-    if np.issubdtype(array.dtype, np.inexact) and not np.all(
-        np.isfinite(array)
-    ):
-        bad = np.argwhere(~np.isfinite(array))
-        raise ValueError(
-            f"{name} contains NaN or infinity ({len(bad)} entries, the first at index "
-            f"{tuple(int(i) for i in bad[0])}). Remove or impute these values first."
-        )
-    return array
-
-
-def check_X_y(X, y, *, y_numeric=True):
-    """Validate a training set: ``X`` 2-D and finite, ``y`` 1-D with one entry per row of ``X``.
-
-    A column vector ``y`` of shape (n_samples, 1) is flattened. With ``y_numeric=False``
-    the labels keep their dtype (strings are allowed as class labels).
-    """
-    X = check_array(X)
-    y = np.asarray(y)
-    if y.ndim == 2 and y.shape[1] == 1:
-        y = y.ravel()
-    if y.ndim != 1:
-        raise ValueError(
-            f"y must be 1-D with one target per sample; got shape {y.shape}. "
-            "Fit one model per output column if you have several targets."
-        )
-    if len(y) != len(X):
-        raise ValueError(
-            f"X and y have different numbers of samples: X has {len(X)} rows, y has {len(y)} "
-            "entries. Each row of X needs exactly one target."
-        )
-    if y_numeric:
-        y = check_array(y, name="y", ensure_2d=False)
-    return X, y
-
-
-def check_is_fitted(estimator):
-    """Raise ``NotFittedError`` unless ``fit`` has set at least one attribute ending in ``_``."""
-    fitted = [
-        k
-        for k in vars(estimator)
-        if k.endswith("_") and not k.startswith("__")
-    ]
-    if not fitted:
-        name = type(estimator).__name__
-        raise NotFittedError(
-            f"This {name} instance is not fitted yet. Call 'fit' with training data "
-            "before using this method."
-        )
-
-
-def check_n_features(estimator, X):
-    """Raise ``ValueError`` if ``X`` has a different number of columns than at fit time."""
-    expected = estimator.n_features_in_
-    if X.shape[1] != expected:
-        raise ValueError(
-            f"X has {X.shape[1]} features, but {type(estimator).__name__} was fitted with "
-            f"{expected}. Pass data with the same columns, in the same order, as in fit."
-        )
-
-
-def check_classification_targets(
-    y, *, n_classes=None, estimator_name="This estimator"
-):
-    """Return ``(classes, y_index)`` where ``classes[y_index] == y``.
-
-    Rejects continuous targets (floats that are not whole numbers) and, when
-    ``n_classes`` is given, any other number of distinct labels.
-    """
-    y = np.asarray(y)
-    if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
-        raise ValueError(
-            "y contains NaN or infinity; class labels must be finite."
-        )
-    if y.dtype.kind == "f" and np.any(y != np.round(y)):
-        raise ValueError(
-            "y looks continuous (it has non-integer floats), but a classifier needs class "
-            "labels. Use a regressor, or convert y to integer or string labels."
-        )
-    classes, y_index = np.unique(y, return_inverse=True)
-    if n_classes is not None and len(classes) != n_classes:
-        raise ValueError(
-            f"{estimator_name} needs exactly {n_classes} classes in y; got {len(classes)}: "
-            f"{classes[:10]}{' ...' if len(classes) > 10 else ''}."
-        )
-    if len(classes) < 2:
-        raise ValueError(
-            f"y has a single class ({classes[0]!r}); a classifier needs at least two."
-        )
-    return classes, y_index.reshape(-1)

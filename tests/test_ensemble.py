@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 from sklearn import ensemble as sk_ensemble
+from sklearn.base import BaseEstimator
 from sklearn.datasets import (
     load_breast_cancer,
     load_diabetes,
@@ -20,7 +21,6 @@ from mllib.ensemble import (
     RandomForestClassifier,
     RandomForestRegressor,
 )
-from mllib.base import BaseEstimator
 from mllib.exceptions import NotFittedError
 from mllib.neighbors import KNeighborsClassifier
 from mllib.tree import DecisionTreeClassifier, DecisionTreeRegressor
@@ -411,6 +411,39 @@ def test_members_without_sample_weight_are_fitted_on_the_repeated_rows():
     assert 0.5 < bag.score(X, y) <= 1.0
 
 
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda seed: RandomForestClassifier(10, random_state=seed),
+        lambda seed: BaggingClassifier(n_estimators=10, random_state=seed),
+    ],
+    ids=["forest", "bagging"],
+)
+def test_a_bootstrap_sample_of_one_class_gives_a_constant_member(make):
+    """Issue 14: members whose bootstrap sample holds a single class used
+    to crash the fit; now each is a one-leaf tree predicting that class,
+    and the ensemble still gives probabilities over all the classes."""
+    small = np.arange(10.0)[:, None], np.array(["a"] * 8 + ["b"] * 2)
+    X, y = load_breast_cancer(return_X_y=True)
+    rare = np.r_[np.flatnonzero(y == 0)[:3], np.flatnonzero(y == 1)[:60]]
+    one_class_members = 0
+    for X_fit, y_fit in (small, (X[rare], y[rare])):
+        for seed in range(20):
+            model = make(seed).fit(X_fit, y_fit)
+            proba = model.predict_proba(X_fit)
+            assert proba.shape == (len(y_fit), 2)
+            np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+            for member in model.estimators_:
+                if len(member.classes_) == 1:
+                    one_class_members += 1
+                    assert member.get_n_leaves() == 1
+                    np.testing.assert_array_equal(
+                        member.predict(X_fit), member.classes_[0]
+                    )
+            assert model.score(X_fit, y_fit) >= 0.9
+    assert one_class_members > 20  # the case is exercised, not dodged
+
+
 def test_ensembles_are_reproducible_and_leave_inputs_alone():
     X, y = _binary()
     X_copy, y_copy = X.copy(), y.copy()
@@ -452,7 +485,7 @@ def test_bad_parameters(make, message):
 
 def test_bad_inputs():
     X, y = _iris()
-    with pytest.raises(ValueError, match="2 classes"):
+    with pytest.raises(ValueError, match="Only binary classification"):
         GradientBoostingClassifier().fit(X, y)
     for model in (
         RandomForestClassifier(),

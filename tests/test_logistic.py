@@ -385,7 +385,7 @@ def test_bad_parameters(params, message):
 
 def test_bad_data():
     X, y = DATA["noisy"]
-    with pytest.raises(ValueError, match="single class"):
+    with pytest.raises(ValueError, match="only one class"):
         LogisticRegression().fit(X, np.zeros(len(X)))
     with pytest.raises(ValueError, match="continuous"):
         LogisticRegression().fit(X, np.linspace(0, 1, len(X)))

@@ -107,9 +107,9 @@ def test_which_losses_upper_bound_the_zero_one_loss():
 
 
 def test_bad_input():
-    with pytest.raises(ValueError, match="NaN or infinity"):
+    with pytest.raises(ValueError, match="NaN|infinity"):
         squared([1.0, np.nan])
-    with pytest.raises(ValueError, match="numbers only"):
+    with pytest.raises(ValueError, match="could not convert string to float"):
         hinge(["a"])
     with pytest.raises(ValueError, match="delta"):
         huber(0.0)

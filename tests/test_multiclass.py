@@ -190,7 +190,7 @@ def test_bad_input(wrapper):
     X, y = DATA["iris"]
     with pytest.raises(NotFittedError):
         wrapper(LogisticRegression()).predict(X)
-    with pytest.raises(ValueError, match="single class"):
+    with pytest.raises(ValueError, match="only one class"):
         wrapper(LogisticRegression()).fit(X, np.zeros(len(X)))
     with pytest.raises(ValueError, match="features"):
         wrapper(LogisticRegression()).fit(X, y).predict(X[:, :2])

@@ -332,16 +332,19 @@ def test_bad_alpha(Model):
 
 def test_bad_input():
     X, y = EXAMPLE[:, :2], EXAMPLE[:, 2]
-    with pytest.raises(ValueError, match="non-negative counts"):
+    negative = "Negative values in data passed to MultinomialNB"
+    with pytest.raises(ValueError, match=negative):
         MultinomialNB().fit(X - 1, y)
-    with pytest.raises(ValueError, match="non-negative counts"):
+    with pytest.raises(ValueError, match=negative):
         MultinomialNB().fit(X, y).predict([[-1, 0]])
     with pytest.raises(ValueError, match="must be 0 or 1"):
         BernoulliNB(binarize=None).fit(X * 2, y)
     with pytest.raises(ValueError, match="must be 0 or 1"):
         BernoulliNB(binarize=None).fit(X, y).predict([[0.5, 1]])
-    with pytest.raises(ValueError, match="non-negative integers"):
+    with pytest.raises(ValueError, match="non-integer values"):
         CategoricalNB().fit(X + 0.5, y)
+    with pytest.raises(ValueError, match="Negative values in data passed"):
+        CategoricalNB().fit(X - 1, y)
     with pytest.raises(ValueError, match="class_prior"):
         MultinomialNB(class_prior=[0.5, 0.6]).fit(X, y)
     with pytest.raises(ValueError, match="priors"):
@@ -350,7 +353,7 @@ def test_bad_input():
         GaussianNB(var_smoothing=0).fit(np.column_stack([X, np.ones(8)]), y)
     with pytest.raises(ValueError, match="no counts"):
         MultinomialNB(alpha=0).fit(np.array([[0, 0], [1, 2]]), [0, 1])
-    with pytest.raises(ValueError, match="single class"):
+    with pytest.raises(ValueError, match="only one class"):
         GaussianNB().fit(X, np.zeros(8))
     for Model in (MultinomialNB, BernoulliNB, CategoricalNB, GaussianNB):
         with pytest.raises(NotFittedError):

@@ -2,8 +2,8 @@
 
 import numpy as np
 import pytest
+from sklearn.base import clone
 
-from mllib.base import clone
 from mllib.exceptions import ConvergenceWarning, NotFittedError
 from mllib.kernels import anova_kernel
 from mllib.linear_model import Perceptron
@@ -209,7 +209,7 @@ def test_experts_bad_input_and_not_fitted(model):
         clone(model).fit([[0, 2], [1, 1]], [0, 1])
     with pytest.raises(ValueError, match="only 0 and 1"):
         clone(model).fit([[0, 1], [1, 1]], [-1, 1])
-    with pytest.raises(ValueError, match="different numbers of samples"):
+    with pytest.raises(ValueError, match="inconsistent numbers of samples"):
         clone(model).fit([[0, 1], [1, 1]], [1])
 
 

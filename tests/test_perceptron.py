@@ -2,10 +2,10 @@
 
 import numpy as np
 import pytest
+from sklearn.base import clone
 from sklearn.datasets import load_breast_cancer, load_iris
 from sklearn.linear_model import Perceptron as SkPerceptron
 
-from mllib.base import clone
 from mllib.exceptions import ConvergenceWarning, NotFittedError
 from mllib.linear_model import Perceptron
 from mllib.online import make_separable

@@ -126,12 +126,12 @@ def test_transformers_validate_input_and_never_modify_it(transformer):
     transformer.fit(X).transform(X)
     np.testing.assert_array_equal(X, before)
     with pytest.raises(
-        ValueError, match="X has 3 features, but .* fitted with 2"
+        ValueError, match="X has 3 features, but .* expecting 2 features"
     ):
         transformer.transform(np.ones((2, 3)))
-    with pytest.raises(ValueError, match="NaN or infinity"):
+    with pytest.raises(ValueError, match="NaN|infinity"):
         transformer.fit(np.array([[1.0, np.nan], [2.0, 3.0]]))
-    with pytest.raises(ValueError, match="2-D array"):
+    with pytest.raises(ValueError, match="Expected 2D array"):
         transformer.fit(np.arange(4.0))
 
 
@@ -146,5 +146,8 @@ def test_polynomial_features_reject_bad_degree(degree):
 def test_feature_names_need_fit_and_the_right_count():
     with pytest.raises(NotFittedError):
         PolynomialFeatures().get_feature_names_out()
-    with pytest.raises(ValueError, match="input_features has 1 names"):
+    with pytest.raises(
+        ValueError,
+        match="input_features should have length equal to number of features",
+    ):
         PolynomialFeatures().fit(np.ones((2, 2))).get_feature_names_out(["a"])

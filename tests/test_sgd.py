@@ -1,10 +1,10 @@
 import numpy as np
 import pytest
 from scipy.linalg import solve
+from sklearn.base import clone
 from sklearn.datasets import load_diabetes
 from sklearn.linear_model import SGDRegressor as SkSGDRegressor
 
-from mllib.base import clone
 from mllib.exceptions import ConvergenceWarning, NotFittedError
 from mllib.linear_model import Ridge, SGDRegressor
 from mllib.model_selection import GridSearchCV
@@ -209,8 +209,8 @@ def test_bad_input_and_unfitted_use(rng):
     with pytest.raises(NotFittedError):
         SGDRegressor().predict(X)
     bad = [
-        (dict(), X.ravel(), y, "2-D"),
-        (dict(), X, y[:-1], "different numbers of samples"),
+        (dict(), X.ravel(), y, "Expected 2D array"),
+        (dict(), X, y[:-1], "inconsistent numbers of samples"),
         (dict(), np.where(X > 1, np.nan, X), y, "NaN"),
         (dict(alpha=-1.0), X, y, "alpha"),
         (dict(penalty="l1"), X, y, "penalty"),

@@ -734,3 +734,26 @@ def test_a_pure_training_set_is_a_single_leaf():
     assert model.tree_.node_count == 1 and model.get_depth() == 0
     np.testing.assert_array_equal(model.predict([[100.0]]), [3.0])
     np.testing.assert_array_equal(model.feature_importances_, [0.0])
+
+
+def test_one_class_gives_a_one_leaf_classifier_as_in_scikit_learn():
+    X = np.arange(10.0)[:, None]
+    ours = DecisionTreeClassifier().fit(X, ["spam"] * 10)
+    theirs = sk_tree.DecisionTreeClassifier().fit(X, ["spam"] * 10)
+    assert ours.get_n_leaves() == theirs.get_n_leaves() == 1
+    np.testing.assert_array_equal(ours.classes_, theirs.classes_)
+    np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
+    np.testing.assert_array_equal(ours.predict_proba(X), np.ones((10, 1)))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 18 (the tree rewrite) makes a zero weight the same as "
+    "removing the sample; until then it still moves the split threshold",
+)
+def test_a_sample_of_weight_zero_does_not_move_the_split():
+    X, y = np.arange(4.0)[:, None], np.array([0, 0, 1, 1])
+    weights = np.array([1.0, 1.0, 0.0, 1.0])
+    weighted = DecisionTreeClassifier().fit(X, y, sample_weight=weights)
+    removed = DecisionTreeClassifier().fit(X[[0, 1, 3]], y[[0, 1, 3]])
+    assert weighted.tree_.threshold[0] == removed.tree_.threshold[0] == 2.0

@@ -2,8 +2,9 @@ r"""Agglomerative hierarchical clustering: merge the two closest clusters until 
 
 import numpy as np
 from scipy.cluster import hierarchy
+from sklearn.base import BaseEstimator, ClusterMixin
+from sklearn.utils.validation import validate_data
 
-from ..base import BaseEstimator
 from ..validation import check_int, check_scalar
 
 LINKAGES = ("ward", "complete", "average", "single")
@@ -30,7 +31,7 @@ def cut_tree(children, n_leaves, n_clusters):
     return np.argsort(np.argsort(first))[labels]
 
 
-class AgglomerativeClustering(BaseEstimator):
+class AgglomerativeClustering(ClusterMixin, BaseEstimator):
     r"""Bottom-up hierarchical clustering with Euclidean distances.
 
     Start from :math:`n` singleton clusters and repeatedly merge the pair :math:`(A,B)` with the
@@ -88,7 +89,7 @@ class AgglomerativeClustering(BaseEstimator):
 
     def fit(self, X, y=None):
         """Build the merge tree of ``X`` of shape (n_samples, n_features) and cut it. Returns self."""
-        X = self._validate_data(X, reset=True)
+        X = validate_data(self, X, dtype=np.float64)
         if self.linkage not in LINKAGES:
             raise ValueError(
                 f"linkage must be one of {LINKAGES}; got {self.linkage!r}."
@@ -100,7 +101,8 @@ class AgglomerativeClustering(BaseEstimator):
             )
         if len(X) < 2:
             raise ValueError(
-                "Hierarchical clustering needs at least 2 samples."
+                "Hierarchical clustering needs at least 2 samples; got "
+                f"n_samples={len(X)}."
             )
         self.linkage_matrix_ = hierarchy.linkage(
             X, method=self.linkage, metric="euclidean"
@@ -123,7 +125,3 @@ class AgglomerativeClustering(BaseEstimator):
             )
         self.labels_ = cut_tree(self.children_, len(X), self.n_clusters_)
         return self
-
-    def fit_predict(self, X, y=None):
-        """``fit(X).labels_``."""
-        return self.fit(X).labels_

@@ -3,8 +3,9 @@ r"""DBSCAN: clusters are connected regions of dense points; sparse points are no
 import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
+from sklearn.base import BaseEstimator, ClusterMixin
+from sklearn.utils.validation import validate_data
 
-from ..base import BaseEstimator
 from ..kernels import squared_euclidean_distances
 from ..validation import check_int, check_scalar
 
@@ -34,7 +35,7 @@ def radius_neighbors_graph(X, eps, *, chunk_bytes=2**25):
     )
 
 
-class DBSCAN(BaseEstimator):
+class DBSCAN(ClusterMixin, BaseEstimator):
     r"""Density-based spatial clustering of applications with noise.
 
     With the :math:`\varepsilon`-neighbourhood :math:`N_\varepsilon(x)=\{x':\lVert x-x'\rVert\le\varepsilon\}`
@@ -81,7 +82,7 @@ class DBSCAN(BaseEstimator):
 
     def fit(self, X, y=None):
         """Cluster ``X`` of shape (n_samples, n_features); ``y`` is ignored. Returns self."""
-        X = self._validate_data(X, reset=True)
+        X = validate_data(self, X, dtype=np.float64)
         eps = check_scalar(self.eps, "eps", low=0, low_inclusive=False)
         min_samples = check_int(self.min_samples, "min_samples", low=1)
         neighbors = radius_neighbors_graph(X, eps)
@@ -108,7 +109,3 @@ class DBSCAN(BaseEstimator):
         self.core_sample_indices_ = core_index
         self.components_ = X[core].copy()
         return self
-
-    def fit_predict(self, X, y=None):
-        """``fit(X).labels_``."""
-        return self.fit(X).labels_

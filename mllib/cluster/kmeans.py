@@ -3,16 +3,18 @@ r"""k-means clustering by Lloyd's algorithm, with k-means++ or random seeding an
 import warnings
 
 import numpy as np
+from sklearn.base import (
+    BaseEstimator,
+    ClassNamePrefixFeaturesOutMixin,
+    ClusterMixin,
+    TransformerMixin,
+)
+from sklearn.utils import check_array
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..base import BaseEstimator, TransformerMixin
 from ..exceptions import ConvergenceWarning
 from ..kernels import squared_euclidean_distances
-from ..validation import (
-    check_array,
-    check_int,
-    check_random_state,
-    check_scalar,
-)
+from ..validation import check_int, check_random_state, check_scalar
 from .kmeans_plusplus import kmeans_plusplus
 
 
@@ -95,7 +97,12 @@ def lloyd(X, centers, *, max_iter=300, tol=0.0):
     return centers, labels, inertia, n_iter, converged
 
 
-class KMeans(TransformerMixin, BaseEstimator):
+class KMeans(
+    ClassNamePrefixFeaturesOutMixin,
+    TransformerMixin,
+    ClusterMixin,
+    BaseEstimator,
+):
     r"""k-means clustering: minimise the within-cluster sum of squares (the *inertia*)
 
     .. math:: J(c,\mu)=\sum_{i=1}^n\lVert x_i-\mu_{c_i}\rVert^2
@@ -158,7 +165,7 @@ class KMeans(TransformerMixin, BaseEstimator):
 
     def fit(self, X, y=None):
         """Cluster ``X`` of shape (n_samples, n_features); ``y`` is ignored. Returns self."""
-        X = self._validate_data(X, reset=True)
+        X = validate_data(self, X, dtype=np.float64)
         n_clusters = check_int(self.n_clusters, "n_clusters", low=1)
         if n_clusters > len(X):
             raise ValueError(
@@ -215,7 +222,7 @@ class KMeans(TransformerMixin, BaseEstimator):
             return self.init, (
                 10 if self.init == "random" else 1
             ) if self.n_init == "auto" else self.n_init
-        init = check_array(self.init, name="init")
+        init = check_array(self.init, dtype=np.float64, input_name="init")
         if init.shape != (n_clusters, X.shape[1]):
             raise ValueError(
                 f"init has shape {init.shape}, but n_clusters={n_clusters} centres with "
@@ -231,28 +238,23 @@ class KMeans(TransformerMixin, BaseEstimator):
 
     def predict(self, X):
         """Index of the nearest centre for each row of ``X``, shape (n_samples,)."""
-        return assign_labels(
-            self._validate_data(X, reset=False), self.cluster_centers_
-        )[0]
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return assign_labels(X, self.cluster_centers_)[0]
 
-    def fit_predict(self, X, y=None):
-        """``fit(X).labels_``."""
-        return self.fit(X).labels_
+    @property
+    def _n_features_out(self):
+        # output width, for get_feature_names_out (scikit-learn's mixin)
+        return len(self.cluster_centers_)
 
     def transform(self, X):
         """Euclidean distances from each row of ``X`` to each centre, shape (n_samples, n_clusters)."""
-        return np.sqrt(
-            squared_euclidean_distances(
-                self._validate_data(X, reset=False), self.cluster_centers_
-            )
-        )
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return np.sqrt(squared_euclidean_distances(X, self.cluster_centers_))
 
     def score(self, X, y=None):
         """Minus the inertia of ``X`` with respect to the fitted centres (larger is better)."""
-        return -float(
-            np.sum(
-                assign_labels(
-                    self._validate_data(X, reset=False), self.cluster_centers_
-                )[1]
-            )
-        )
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return -float(np.sum(assign_labels(X, self.cluster_centers_)[1]))

@@ -1,9 +1,10 @@
 r"""k-means++ seeding: spread the initial centres out by sampling proportionally to :math:`D(x)^2`."""
 
 import numpy as np
+from sklearn.utils import check_array
 
 from ..kernels import squared_euclidean_distances
-from ..validation import check_array, check_int, check_random_state
+from ..validation import check_int, check_random_state
 
 
 def kmeans_plusplus(X, n_clusters, *, random_state=None, n_local_trials=None):
@@ -41,7 +42,7 @@ def kmeans_plusplus(X, n_clusters, *, random_state=None, n_local_trials=None):
     Same algorithm as ``sklearn.cluster.kmeans_plusplus`` (which draws from a different
     random stream, so the chosen samples differ).
     """
-    X = check_array(X)
+    X = check_array(X, dtype=np.float64)
     n_clusters = check_int(n_clusters, "n_clusters", low=1)
     if n_clusters > len(X):
         raise ValueError(

@@ -4,14 +4,18 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy.linalg import eigh, svd
-
-from ..base import BaseEstimator, TransformerMixin
-from ..validation import check_array, check_is_fitted
+from sklearn.base import (
+    BaseEstimator,
+    ClassNamePrefixFeaturesOutMixin,
+    TransformerMixin,
+)
+from sklearn.utils import check_array
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 SOLVERS = ("auto", "full", "covariance_eigh")
 
 
-class PCA(TransformerMixin, BaseEstimator):
+class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     r"""Principal component analysis by the SVD of the centred data or ``eigh`` of its covariance.
 
     With :math:`X_c = X - \mathbf 1\bar x^\top` the centred data and
@@ -78,11 +82,12 @@ class PCA(TransformerMixin, BaseEstimator):
 
     def fit(self, X, y=None):
         """Fit on ``X`` of shape (n_samples, n_features); ``y`` is ignored. Returns self."""
-        X = self._validate_data(X, reset=True)
+        X = validate_data(self, X, dtype=np.float64)
         n, d = X.shape
         if n < 2:
             raise ValueError(
-                "PCA needs at least 2 samples to estimate variances (divisor n - 1); got 1."
+                "PCA needs at least 2 samples to estimate variances (divisor "
+                f"n - 1); got n_samples={n}."
             )
         solver = self._solver(n, d)
         self.mean_ = X.mean(axis=0)
@@ -133,10 +138,16 @@ class PCA(TransformerMixin, BaseEstimator):
         self.n_samples_ = n
         return self
 
+    @property
+    def _n_features_out(self):
+        # output width, for get_feature_names_out (scikit-learn's mixin)
+        return self.n_components_
+
     def transform(self, X):
         r"""Project: :math:`z = U_k^\top(x-\bar x)`, divided by :math:`\sqrt{\lambda_j}` if ``whiten``.
         Returns shape (n_samples, n_components_)."""
-        X = self._validate_data(X, reset=False)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         Z = (X - self.mean_) @ self.components_.T
         return Z / np.sqrt(self.explained_variance_) if self.whiten else Z
 
@@ -144,7 +155,7 @@ class PCA(TransformerMixin, BaseEstimator):
         r"""Map back: :math:`\hat x = \bar x + U_k z` (undoing the whitening first). The result is the
         orthogonal projection of the original point onto the fitted affine subspace."""
         check_is_fitted(self)
-        Z = check_array(Z, name="Z")
+        Z = check_array(Z, dtype=np.float64, input_name="Z")
         if Z.shape[1] != self.n_components_:
             raise ValueError(
                 f"Z has {Z.shape[1]} columns, but this PCA keeps {self.n_components_} "

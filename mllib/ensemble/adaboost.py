@@ -24,14 +24,15 @@ References: Freund & Schapire (1997); Zhu, Zou, Rosset & Hastie (2009), *Multi-c
 import inspect
 
 import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..base import BaseEstimator, ClassifierMixin, clone
 from ..tree import DecisionTreeClassifier
 from ..validation import (
-    check_classification_targets,
     check_int,
     check_random_state,
     check_scalar,
+    encode_classes,
 )
 
 
@@ -74,8 +75,8 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         """Boost on ``X`` (n_samples, n_features) and labels ``y``; return self."""
-        X, y = self._validate_data(X, y, reset=True, y_numeric=False)
-        self.classes_, y_index = check_classification_targets(y)
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        self.classes_, y_index = encode_classes(y, estimator=self)
         self.n_classes_ = K = len(self.classes_)
         check_int(self.n_estimators, "n_estimators", low=1)
         learning_rate = check_scalar(
@@ -138,7 +139,8 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
 
     def staged_decision_function(self, X):
         """The decision function after each round: a generator of arrays (see :meth:`decision_function`)."""
-        X = self._validate_data(X, reset=False)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         K = self.n_classes_
         votes, total = np.zeros((len(X), K)), 0.0
         for learner, weight in zip(self.estimators_, self.estimator_weights_):

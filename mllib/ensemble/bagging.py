@@ -21,15 +21,12 @@ import numbers
 import warnings
 
 import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
 from ..metrics import accuracy_score, r2_score
 from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
-from ..validation import (
-    check_classification_targets,
-    check_int,
-    check_random_state,
-)
+from ..validation import check_int, check_random_state, encode_classes
 
 
 class BaseBagging(BaseEstimator):
@@ -191,8 +188,8 @@ class BaggingClassifier(ClassifierMixin, BaseBagging):
 
     def fit(self, X, y):
         """Fit the members on bootstrap samples of ``X`` (n_samples, n_features) and labels ``y``; return self."""
-        X, y = self._validate_data(X, y, reset=True, y_numeric=False)
-        self.classes_, y_index = check_classification_targets(y)
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        self.classes_, y_index = encode_classes(y, estimator=self)
         self.n_classes_ = len(self.classes_)
         return self._fit_members(X, y_index)
 
@@ -214,7 +211,8 @@ class BaggingClassifier(ClassifierMixin, BaseBagging):
 
     def predict_proba(self, X):
         """Average of the members' class probabilities, shape (n_samples, n_classes)."""
-        X = self._validate_data(X, reset=False)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         return sum(self._member_outputs(X)) / len(self.estimators_)
 
     def predict(self, X):
@@ -236,7 +234,7 @@ class BaggingRegressor(RegressorMixin, BaseBagging):
 
     def fit(self, X, y):
         """Fit the members on bootstrap samples of ``X`` (n_samples, n_features) and targets ``y``; return self."""
-        X, y = self._validate_data(X, y, reset=True)
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         return self._fit_members(X, y)
 
     def _output_shape(self):
@@ -251,7 +249,8 @@ class BaggingRegressor(RegressorMixin, BaseBagging):
 
     def predict(self, X):
         """Average of the members' predictions, shape (n_samples,)."""
-        X = self._validate_data(X, reset=False)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         return sum(self._member_outputs(X)) / len(self.estimators_)
 
 

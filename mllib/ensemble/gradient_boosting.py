@@ -30,16 +30,17 @@ Friedman (2002), *Stochastic gradient boosting*; Mason, Baxter, Bartlett & Frean
 
 import numpy as np
 from scipy.special import expit
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .. import losses
-from ..base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ..dummy import DummyClassifier, DummyRegressor
 from ..tree import DecisionTreeRegressor
 from ..validation import (
-    check_classification_targets,
     check_int,
     check_random_state,
     check_scalar,
+    encode_classes,
 )
 
 
@@ -103,7 +104,8 @@ class BaseGradientBoosting(BaseEstimator):
         """Replace the leaf means by the loss's best steps (nothing to do for the squared loss)."""
 
     def _raw_predict_stages(self, X):
-        X = self._validate_data(X, reset=False)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         raw = np.full(len(X), self._initial_raw_prediction_value())
         for tree in self.estimators_:
             raw = raw + self.learning_rate * tree.predict(X)
@@ -165,7 +167,7 @@ class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
             raise ValueError(
                 f'loss must be "squared_error"; got {self.loss!r}.'
             )
-        X, y = self._validate_data(X, y, reset=True)
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         return self._boost(X, y)
 
     def _initial_raw_prediction(self, X, y):
@@ -230,15 +232,18 @@ class GradientBoostingClassifier(ClassifierMixin, BaseGradientBoosting):
             random_state=random_state,
         )
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False  # binary only
+        return tags
+
     def fit(self, X, y):
         """Boost on ``X`` (n_samples, n_features) and two-class labels ``y``; return self."""
         if self.loss != "log_loss":
             raise ValueError(f'loss must be "log_loss"; got {self.loss!r}.')
-        X, y = self._validate_data(X, y, reset=True, y_numeric=False)
-        self.classes_, y_index = check_classification_targets(
-            y,
-            n_classes=2,
-            estimator_name="GradientBoostingClassifier (binary only)",
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        self.classes_, y_index = encode_classes(
+            y, binary_only=True, estimator=self
         )
         return self._boost(X, y_index.astype(float))
 

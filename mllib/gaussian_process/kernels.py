@@ -18,10 +18,10 @@ Reference: Rasmussen & Williams (2006), *Gaussian Processes for Machine Learning
 """
 
 import numpy as np
+from sklearn.base import BaseEstimator, clone
+from sklearn.utils import check_array
 
-from ..base import BaseEstimator, clone
 from ..kernels import squared_euclidean_distances
-from ..validation import check_array
 
 
 class Kernel(BaseEstimator):
@@ -117,10 +117,10 @@ class RBF(Kernel):
         _check_gradient_request(Y, eval_gradient)
         length_scale = _positive(self.length_scale, "length_scale")
         X = (
-            check_array(X) / length_scale
+            _floats(X) / length_scale
         )  # distances in units of ℓ, as scikit-learn
         scaled = squared_euclidean_distances(
-            X, None if Y is None else check_array(Y, name="Y") / length_scale
+            X, None if Y is None else _floats(Y, "Y") / length_scale
         )
         K = np.exp(-0.5 * scaled)
         if not eval_gradient:
@@ -128,7 +128,7 @@ class RBF(Kernel):
         return K, self._gradient(K * scaled)
 
     def diag(self, X):
-        return np.ones(len(check_array(X)))
+        return np.ones(len(_floats(X)))
 
     def __repr__(self):
         return f"RBF(length_scale={self.length_scale:.3g})"
@@ -149,8 +149,8 @@ class ConstantKernel(Kernel):
 
     def __call__(self, X, Y=None, eval_gradient=False):
         _check_gradient_request(Y, eval_gradient)
-        X = check_array(X)
-        m = len(X) if Y is None else len(check_array(Y, name="Y"))
+        X = _floats(X)
+        m = len(X) if Y is None else len(_floats(Y, "Y"))
         K = np.full(
             (len(X), m),
             _positive(self.constant_value, "constant_value"),
@@ -161,7 +161,7 @@ class ConstantKernel(Kernel):
         return K, self._gradient(K.copy())
 
     def diag(self, X):
-        return np.full(len(check_array(X)), float(self.constant_value))
+        return np.full(len(_floats(X)), float(self.constant_value))
 
     def __repr__(self):
         return f"{np.sqrt(self.constant_value):.3g}**2"
@@ -183,17 +183,17 @@ class WhiteKernel(Kernel):
 
     def __call__(self, X, Y=None, eval_gradient=False):
         _check_gradient_request(Y, eval_gradient)
-        X = check_array(X)
+        X = _floats(X)
         noise = _positive(self.noise_level, "noise_level")
         if Y is not None:
-            return np.zeros((len(X), len(check_array(Y, name="Y"))))
+            return np.zeros((len(X), len(_floats(Y, "Y"))))
         K = noise * np.eye(len(X))
         if not eval_gradient:
             return K
         return K, self._gradient(K.copy())
 
     def diag(self, X):
-        return np.full(len(check_array(X)), float(self.noise_level))
+        return np.full(len(_floats(X)), float(self.noise_level))
 
     def __repr__(self):
         return f"WhiteKernel(noise_level={self.noise_level:.3g})"
@@ -217,8 +217,8 @@ class DotProduct(Kernel):
 
     def __call__(self, X, Y=None, eval_gradient=False):
         _check_gradient_request(Y, eval_gradient)
-        X = check_array(X)
-        Y = X if Y is None else check_array(Y, name="Y")
+        X = _floats(X)
+        Y = X if Y is None else _floats(Y, "Y")
         if self.sigma_0 < 0:
             raise ValueError(
                 f"sigma_0 must be non-negative; got {self.sigma_0!r}."
@@ -229,7 +229,7 @@ class DotProduct(Kernel):
         return K, self._gradient(np.full(K.shape, 2.0 * self.sigma_0**2))
 
     def diag(self, X):
-        X = check_array(X)
+        X = _floats(X)
         return np.einsum("ij,ij->i", X, X) + self.sigma_0**2
 
     def __repr__(self):
@@ -352,3 +352,8 @@ def _check_gradient_request(Y, eval_gradient):
         raise ValueError(
             "eval_gradient=True is only defined for kernel(X), not kernel(X, Y)."
         )
+
+
+def _floats(X, name="X"):
+    """``X`` as a finite 2-D float64 array (scikit-learn's ``check_array``)."""
+    return check_array(X, dtype=np.float64, input_name=name)

@@ -6,8 +6,9 @@ import warnings
 import numpy as np
 from scipy.linalg import cho_solve, cholesky, solve_triangular
 from scipy.optimize import minimize
+from sklearn.base import BaseEstimator, RegressorMixin, clone
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..base import BaseEstimator, RegressorMixin, clone
 from ..exceptions import ConvergenceWarning
 from ..validation import check_random_state
 from .kernels import RBF, ConstantKernel, Kernel
@@ -98,7 +99,7 @@ class GaussianProcessRegressor(RegressorMixin, BaseEstimator):
             raise ValueError(
                 f"n_restarts_optimizer must be a non-negative integer; got {self.n_restarts_optimizer!r}."
             )
-        X, y = self._validate_data(X, y, reset=True)
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         self._noise = _check_noise(self.alpha, len(y))
         default = ConstantKernel(1.0, "fixed") * RBF(1.0, "fixed")
         self.kernel_ = clone(default if self.kernel is None else self.kernel)
@@ -212,7 +213,8 @@ class GaussianProcessRegressor(RegressorMixin, BaseEstimator):
             raise ValueError(
                 "Ask for at most one of return_std and return_cov."
             )
-        X = self._validate_data(X, reset=False)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         K_trans = self.kernel_(X, self.X_train_)
         mean = (
             self._y_std * (K_trans @ self.alpha_) + self._y_mean

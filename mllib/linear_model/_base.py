@@ -9,8 +9,8 @@ So the solvers work on centred copies and never penalise a column of ones.
 """
 
 import numpy as np
-
-from ..base import BaseEstimator, RegressorMixin
+from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 
 def center_data(X, y, fit_intercept, order="K"):
@@ -56,5 +56,6 @@ class LinearModel(RegressorMixin, BaseEstimator):
 
     def predict(self, X):
         """Predictions :math:`Xw + b`, shape (n_samples,)."""
-        X = self._validate_data(X, reset=False)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         return X @ self.coef_ + self.intercept_

@@ -2,8 +2,9 @@
 
 import numpy as np
 from scipy.linalg import cholesky, solve_triangular
+from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..base import BaseEstimator, RegressorMixin
 from ..validation import check_random_state, check_scalar
 
 
@@ -58,7 +59,7 @@ class BayesianLinearRegression(RegressorMixin, BaseEstimator):
         self.fit_intercept = fit_intercept
 
     def fit(self, X, y):
-        X, y = self._validate_data(X, y, reset=True)
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         self.X_offset_ = (
             X.mean(axis=0) if self.fit_intercept else np.zeros(X.shape[1])
         )
@@ -133,7 +134,8 @@ class BayesianLinearRegression(RegressorMixin, BaseEstimator):
         r"""Posterior predictive mean :math:`x^\top m+b`, and with ``return_std`` its standard deviation
         :math:`\sqrt{(x-\bar x)^\top\Sigma(x-\bar x)+1/(n\beta)+1/\beta}` (the last term is the noise;
         the middle one, the intercept's uncertainty, is absent without an intercept)."""
-        X = self._validate_data(X, reset=False)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         mean = X @ self.coef_ + self.intercept_
         if not return_std:
             return mean
@@ -168,6 +170,7 @@ class BayesianLinearRegression(RegressorMixin, BaseEstimator):
     def sample_y(self, X, n_samples=1, random_state=None):
         """Posterior draws of the regression function :math:`w^\\top x+b` (no noise) at the rows of
         ``X``: shape (n_query, n_samples), like ``GaussianProcessRegressor.sample_y``."""
-        X = self._validate_data(X, reset=False)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         coefs, intercepts = self.sample_coef(n_samples, random_state)
         return X @ coefs.T + intercepts

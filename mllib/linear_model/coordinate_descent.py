@@ -34,9 +34,11 @@ import warnings
 
 import numpy as np
 from scipy.linalg.blas import daxpy, ddot
+from sklearn.utils import check_X_y
+from sklearn.utils.validation import validate_data
 
 from ..exceptions import ConvergenceWarning
-from ..validation import check_scalar, check_X_y
+from ..validation import check_scalar
 from ._base import LinearModel, center_data
 
 
@@ -204,7 +206,7 @@ class ElasticNet(LinearModel):
 
     def fit(self, X, y):
         """Fit to ``X`` of shape (n_samples, n_features) and ``y`` of shape (n_samples,)."""
-        X, y = self._validate_data(X, y, reset=True)
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         alpha, l1_ratio = _check_penalty(self.alpha, self._mixing())
         max_iter, tol = _check_iterations(self.max_iter, self.tol)
         Xc, yc, X_offset, y_offset = center_data(
@@ -275,7 +277,7 @@ def enet_path(
     coefs : ndarray of shape (n_features, n_alphas)
     dual_gaps : ndarray of shape (n_alphas,)
     """
-    X, y = check_X_y(X, y)
+    X, y = check_X_y(X, y, dtype=np.float64, y_numeric=True)
     n_samples = len(y)
     max_iter, tol = _check_iterations(max_iter, tol)
     if isinstance(alphas, (int, np.integer)) and not isinstance(alphas, bool):

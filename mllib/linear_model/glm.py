@@ -17,8 +17,9 @@ import numbers
 
 import numpy as np
 from scipy.special import xlogy
+from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..base import BaseEstimator, RegressorMixin
 from ..validation import check_scalar
 from .newton import newton_cholesky, weighted_gram
 
@@ -61,6 +62,11 @@ class PoissonRegressor(RegressorMixin, BaseEstimator):
         self.max_iter = max_iter
         self.tol = tol
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.positive_only = True  # counts
+        return tags
+
     def fit(self, X, y):
         """Fit to ``X`` of shape (n_samples, n_features) and counts ``y`` of shape (n_samples,); return self."""
         alpha = check_scalar(self.alpha, "alpha", low=0)
@@ -72,7 +78,7 @@ class PoissonRegressor(RegressorMixin, BaseEstimator):
             raise ValueError(
                 f"max_iter must be a positive integer; got {self.max_iter!r}."
             )
-        X, y = self._validate_data(X, y, reset=True)
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         if np.any(y < 0):
             raise ValueError(
                 f"y must be non-negative for Poisson regression (it models counts); found "
@@ -122,7 +128,8 @@ class PoissonRegressor(RegressorMixin, BaseEstimator):
 
     def predict(self, X):
         r"""Predicted means :math:`\mu = e^{Xw + b}`, shape (n_samples,)."""
-        X = self._validate_data(X, reset=False)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         return np.exp(X @ self.coef_ + self.intercept_)
 
     def score(self, X, y):

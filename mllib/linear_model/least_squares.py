@@ -10,7 +10,9 @@ column rank (collinear columns, or more features than samples) there are infinit
 minimisers, and the SVD returns the one of minimum norm, :math:`w = X^+ y`.
 """
 
+import numpy as np
 from scipy import linalg
+from sklearn.utils.validation import validate_data
 
 from ..validation import check_scalar
 from ._base import LinearModel, center_data
@@ -57,7 +59,7 @@ class LinearRegression(LinearModel):
 
     def fit(self, X, y):
         """Fit to ``X`` of shape (n_samples, n_features) and ``y`` of shape (n_samples,)."""
-        X, y = self._validate_data(X, y, reset=True)
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         tol = check_scalar(self.tol, "tol", low=0)
         Xc, yc, X_offset, y_offset = center_data(X, y, self.fit_intercept)
         self.coef_, _, self.rank_, self.singular_ = linalg.lstsq(

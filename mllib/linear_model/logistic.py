@@ -19,11 +19,12 @@ import warnings
 import numpy as np
 from scipy.optimize import minimize
 from scipy.special import expit, log_expit, log_softmax, softmax
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..base import BaseEstimator, ClassifierMixin
 from ..exceptions import ConvergenceWarning
 from ..optim import gradient_descent
-from ..validation import check_classification_targets, check_scalar
+from ..validation import check_scalar, encode_classes
 from .logistic_loss import (
     logistic_gradient,
     logistic_hessian,
@@ -106,10 +107,8 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"max_iter must be a positive integer; got {self.max_iter!r}."
             )
-        X, y = self._validate_data(X, y, reset=True, y_numeric=False)
-        self.classes_, y_index = check_classification_targets(
-            y, estimator_name="LogisticRegression"
-        )
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        self.classes_, y_index = encode_classes(y, estimator=self)
         n, d = X.shape
         K = len(self.classes_)
         # a new Fortran-ordered design matrix (the caller's X is untouched): BLAS reads its
@@ -241,7 +240,8 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
 
     def decision_function(self, X):
         """Scores :math:`Xw + b`: shape (n_samples,) if K = 2 (positive means ``classes_[1]``), else (n_samples, K)."""
-        X = self._validate_data(X, reset=False)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         scores = X @ self.coef_.T + self.intercept_
         return scores.ravel() if len(self.classes_) == 2 else scores
 

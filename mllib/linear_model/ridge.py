@@ -16,7 +16,9 @@ costs :math:`O(nd^2 + d^3)`, the dual :math:`O(n^2d + n^3)`: the primal is cheap
 each system is solved by a Cholesky factorisation, never by forming an inverse.
 """
 
+import numpy as np
 from scipy import linalg
+from sklearn.utils.validation import validate_data
 
 from ..validation import check_scalar
 from ._base import LinearModel, center_data
@@ -67,7 +69,7 @@ class Ridge(LinearModel):
 
     def fit(self, X, y):
         """Fit to ``X`` of shape (n_samples, n_features) and ``y`` of shape (n_samples,)."""
-        X, y = self._validate_data(X, y, reset=True)
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         alpha = check_scalar(self.alpha, "alpha", low=0, low_inclusive=False)
         if self.solver not in ("auto", "primal", "dual"):
             raise ValueError(

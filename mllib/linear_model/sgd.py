@@ -3,6 +3,7 @@
 import numbers
 
 import numpy as np
+from sklearn.utils.validation import validate_data
 
 from ..optim import InverseScaling, minibatch_sgd
 from ..validation import check_random_state, check_scalar
@@ -106,7 +107,7 @@ class SGDRegressor(LinearModel):
         )
 
     def fit(self, X, y):
-        X, y = self._validate_data(X, y, reset=True)
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         if self.penalty not in ("l2", None):
             raise ValueError(
                 f'penalty must be "l2" or None; got {self.penalty!r}.'

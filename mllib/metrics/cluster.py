@@ -6,9 +6,9 @@ clustering, so both scores are invariant under any permutation of the labels.
 
 import numpy as np
 from scipy.special import comb
+from sklearn.utils import check_array
 
 from ..kernels import squared_euclidean_distances
-from ..validation import check_array
 
 
 def adjusted_rand_score(labels_true, labels_pred):
@@ -62,7 +62,7 @@ def silhouette_samples(X, labels, *, chunk_bytes=2**25):
     -------
     ndarray of shape (n_samples,), values in [-1, 1]
     """
-    X = check_array(X)
+    X = check_array(X, dtype=np.float64)
     classes, labels = np.unique(
         np.asarray(labels).ravel(), return_inverse=True
     )

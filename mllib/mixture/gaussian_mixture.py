@@ -5,17 +5,13 @@ import warnings
 import numpy as np
 from scipy.linalg import solve_triangular
 from scipy.special import logsumexp
+from sklearn.base import BaseEstimator, DensityMixin
+from sklearn.utils import check_array
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..base import BaseEstimator
 from ..cluster import KMeans, kmeans_plusplus
 from ..exceptions import ConvergenceWarning
-from ..validation import (
-    check_array,
-    check_int,
-    check_is_fitted,
-    check_random_state,
-    check_scalar,
-)
+from ..validation import check_int, check_random_state, check_scalar
 from .gaussian_components import (
     COVARIANCE_TYPES,
     covariances_from_precision_cholesky,
@@ -74,7 +70,7 @@ def _is_positive_definite(precisions, covariance_type):
     return True
 
 
-class GaussianMixture(BaseEstimator):
+class GaussianMixture(DensityMixin, BaseEstimator):
     r"""A mixture of :math:`K` Gaussians, :math:`p(x)=\sum_k\pi_k\mathcal N(x\mid\mu_k,\Sigma_k)`, fitted by EM.
 
     EM maximises the log-likelihood :math:`\ell=\sum_i\log p(x_i)` by alternating the E-step
@@ -159,7 +155,7 @@ class GaussianMixture(BaseEstimator):
 
     def fit_predict(self, X, y=None):
         """Fit, then return the most probable component of each sample, shape (n_samples,)."""
-        X = self._validate_data(X, reset=True)
+        X = validate_data(self, X, dtype=np.float64)
         n_components, tol, reg_covar, max_iter, n_init, given = (
             self._check_parameters(X)
         )
@@ -243,7 +239,13 @@ class GaussianMixture(BaseEstimator):
         for name, shape in shapes.items():
             value = getattr(self, name)
             if value is not None:
-                given[name] = check_array(value, name=name, ensure_2d=False)
+                given[name] = check_array(
+                    value,
+                    ensure_2d=False,
+                    allow_nd=True,
+                    dtype=np.float64,
+                    input_name=name,
+                )
                 if given[name].shape != shape:
                     raise ValueError(
                         f"{name} must have shape {shape} for n_components={K}, {d} features and "
@@ -303,6 +305,10 @@ class GaussianMixture(BaseEstimator):
         resp[chosen, np.arange(K)] = 1.0
         return resp
 
+    def _check_X(self, X):
+        check_is_fitted(self)
+        return validate_data(self, X, dtype=np.float64, reset=False)
+
     def _e_step(self, X):
         return e_step(
             X,
@@ -314,7 +320,7 @@ class GaussianMixture(BaseEstimator):
 
     def score_samples(self, X):
         r"""Log-density :math:`\log p(x_i)` of each row of ``X``, shape (n_samples,)."""
-        return self._e_step(self._validate_data(X, reset=False))[0]
+        return self._e_step(self._check_X(X))[0]
 
     def score(self, X, y=None):
         """Mean log-density of the rows of ``X``."""
@@ -322,13 +328,11 @@ class GaussianMixture(BaseEstimator):
 
     def predict_proba(self, X):
         r"""Responsibilities :math:`P(z=k\mid x_i)`, shape (n_samples, n_components)."""
-        return np.exp(self._e_step(self._validate_data(X, reset=False))[1])
+        return np.exp(self._e_step(self._check_X(X))[1])
 
     def predict(self, X):
         """Most probable component of each row of ``X``, shape (n_samples,)."""
-        return np.argmax(
-            self._e_step(self._validate_data(X, reset=False))[1], axis=1
-        )
+        return np.argmax(self._e_step(self._check_X(X))[1], axis=1)
 
     def _n_parameters(self):
         K, d = self.means_.shape

@@ -20,9 +20,10 @@ import numbers
 
 import numpy as np
 from scipy.special import logsumexp
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..base import BaseEstimator, ClassifierMixin
-from ..validation import check_classification_targets
+from ..validation import encode_classes
 
 
 class BaseNB(ClassifierMixin, BaseEstimator):
@@ -55,14 +56,13 @@ class BaseNB(ClassifierMixin, BaseEstimator):
         return self.classes_[np.argmax(jll, axis=1)]
 
     def _check_X(self, X):
-        return self._validate_data(X, reset=False)
+        check_is_fitted(self)
+        return validate_data(self, X, dtype=np.float64, reset=False)
 
     def _fit_classes(self, X, y):
         """Validate; set ``classes_`` and ``class_count_``; return X and the one-hot labels (n, K)."""
-        X, y = self._validate_data(X, y, reset=True, y_numeric=False)
-        self.classes_, y_index = check_classification_targets(
-            y, estimator_name=type(self).__name__
-        )
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        self.classes_, y_index = encode_classes(y, estimator=self)
         Y = np.eye(len(self.classes_))[y_index]
         self.class_count_ = Y.sum(axis=0)
         return X, Y

@@ -53,6 +53,12 @@ class CategoricalNB(DiscreteNB):
         self.class_prior = class_prior
         self.min_categories = min_categories
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.categorical = True  # codes 0, 1, 2, ...
+        tags.input_tags.positive_only = True
+        return tags
+
     def fit(self, X, y):
         """Fit to integer-coded ``X`` of shape (n_samples, n_features) and labels ``y``; return self."""
         alpha = self._check_alpha()
@@ -104,9 +110,15 @@ class CategoricalNB(DiscreteNB):
 
 
 def _check_categories(X):
-    if np.any(X < 0) or np.any(X != np.round(X)):
+    if np.any(X < 0):
         raise ValueError(
-            "CategoricalNB needs categories coded as non-negative integers 0, 1, 2, ...; X has "
-            "negative or non-integer values. Encode each feature's categories first."
+            "Negative values in data passed to CategoricalNB, which needs "
+            "categories coded as integers 0, 1, 2, ...; encode each feature's "
+            "categories first."
+        )
+    if np.any(X != np.round(X)):
+        raise ValueError(
+            "CategoricalNB needs categories coded as integers 0, 1, 2, ...; X "
+            "has non-integer values. Encode each feature's categories first."
         )
     return X.astype(np.int64)

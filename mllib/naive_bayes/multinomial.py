@@ -46,6 +46,13 @@ class MultinomialNB(DiscreteNB):
         self.fit_prior = fit_prior
         self.class_prior = class_prior
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.positive_only = True  # counts
+        # the checks' shifted Gaussian blobs are no counts (as in sklearn)
+        tags.classifier_tags.poor_score = True
+        return tags
+
     def fit(self, X, y):
         """Fit to counts ``X`` of shape (n_samples, n_features) and labels ``y``; return self."""
         alpha = self._check_alpha()
@@ -70,7 +77,8 @@ class MultinomialNB(DiscreteNB):
 def _check_counts(X):
     if np.any(X < 0):
         raise ValueError(
-            f"MultinomialNB needs non-negative counts; X has {np.count_nonzero(X < 0)} negative "
-            f"value(s), the smallest {float(X.min()):g}. Use GaussianNB for real-valued features."
+            "Negative values in data passed to MultinomialNB, which needs "
+            f"counts: X has {np.count_nonzero(X < 0)} negative value(s), the "
+            f"smallest {float(X.min()):g}. Use GaussianNB for real features."
         )
     return X

@@ -29,7 +29,11 @@ import warnings
 
 import numpy as np
 from scipy.optimize import minimize
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import (
+    BaseEstimator,
+    ClassNamePrefixFeaturesOutMixin,
+    TransformerMixin,
+)
 from sklearn.utils import check_array
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -45,7 +49,9 @@ from .backprop import (
 )
 
 
-class Autoencoder(TransformerMixin, BaseEstimator):
+class Autoencoder(
+    ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
+):
     r"""Undercomplete autoencoder trained by L-BFGS on the squared error.
 
     Parameters
@@ -159,6 +165,11 @@ class Autoencoder(TransformerMixin, BaseEstimator):
         self.n_layers_ = len(self.coefs_)
         self.loss_, self.n_iter_ = float(result.fun), int(result.nit)
         return self
+
+    @property
+    def _n_features_out(self):
+        # the code width, for get_feature_names_out (scikit-learn's mixin)
+        return self.n_components
 
     def transform(self, X):
         """The codes :math:`f(x)`, shape (n_samples, n_components)."""

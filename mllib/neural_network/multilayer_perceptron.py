@@ -20,15 +20,16 @@ import warnings
 import numpy as np
 from scipy.optimize import minimize
 from scipy.special import expit, softmax
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ..exceptions import ConvergenceWarning
 from ..optim import minibatch_sgd
 from ..validation import (
-    check_classification_targets,
     check_int,
     check_random_state,
     check_scalar,
+    encode_classes,
 )
 from .backprop import (
     ACTIVATIONS,
@@ -180,7 +181,8 @@ class _BaseMLP(BaseEstimator):
         return self
 
     def _scores(self, X):
-        X = self._validate_data(X, reset=False)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         return forward(X, self.coefs_, self.intercepts_, self.activation)[0][
             -1
         ]
@@ -240,10 +242,8 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
 
     def fit(self, X, y):
         """Fit to ``X`` of shape (n_samples, n_features) and labels ``y``; return self."""
-        X, y = self._validate_data(X, y, reset=True, y_numeric=False)
-        self.classes_, y_index = check_classification_targets(
-            y, estimator_name="MLPClassifier"
-        )
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        self.classes_, y_index = encode_classes(y, estimator=self)
         binary = len(self.classes_) == 2
         Y = (
             y_index[:, None].astype(float)
@@ -278,7 +278,7 @@ class MLPRegressor(RegressorMixin, _BaseMLP):
 
     def fit(self, X, y):
         """Fit to ``X`` of shape (n_samples, n_features) and targets ``y`` of shape (n_samples,); return self."""
-        X, y = self._validate_data(X, y, reset=True)
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         self.out_activation_ = "identity"
         return self._fit(X, y[:, None], "squared_error")
 

@@ -6,8 +6,9 @@ looks at the inputs behind the advice; only at which experts have been wrong so 
 """
 
 import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..base import BaseEstimator, ClassifierMixin
 from ..validation import check_scalar
 from ._binary import check_binary
 
@@ -78,7 +79,7 @@ class WeightedMajority(ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         """Run the algorithm over the stream: ``X`` (n_trials, n_experts) of advice, ``y`` (n_trials,)."""
         beta = self._penalty()
-        X, y = self._validate_data(X, y, reset=True)
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         check_binary(X, "X (the expert advice)"), check_binary(y, "y")
         wrong = X != y[:, None]
         mistakes_before = (
@@ -106,9 +107,9 @@ class WeightedMajority(ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         """The weighted majority of new advice ``X`` (n_trials, n_experts) with the final weights."""
-        X = check_binary(
-            self._validate_data(X, reset=False), "X (the expert advice)"
-        )
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        check_binary(X, "X (the expert advice)")
         return weighted_vote(X, self.weights_)
 
 

@@ -10,8 +10,9 @@ Every update adds :math:`y_i\phi(x_i)` to the weights, so after training
 """
 
 import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..base import BaseEstimator, ClassifierMixin
 from ..kernels import check_psd, is_psd_by_construction, pairwise_kernels
 from ..linear_model.perceptron import (
     encode_binary_labels,
@@ -96,9 +97,14 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         )
         return pairwise_kernels(X, Y, metric=self.kernel, **params)
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False  # binary only
+        return tags
+
     def fit(self, X, y):
         """Run passes over ``(X, y)`` until one makes no mistake; return ``self``."""
-        X, y = self._validate_data(X, y, reset=True, y_numeric=False)
+        X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, y_signed = encode_binary_labels(y, self)
         K = self._gram(X, X)
         if not is_psd_by_construction(self.kernel, self.degree, self.coef0):
@@ -137,7 +143,8 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
 
     def decision_function(self, X):
         r""":math:`\sum_i c_iy_i\,k(x_i,x)+b` for each row of ``X``, shape (n_samples,)."""
-        X = self._validate_data(X, reset=False)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         return (
             self._gram(X, self.support_vectors_) @ self.dual_coef_[0]
             + self.intercept_[0]

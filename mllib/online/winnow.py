@@ -4,8 +4,9 @@ Inputs :math:`x\in\{0,1\}^n` and labels :math:`y\in\{0,1\}`, as in Littlestone's
 """
 
 import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..base import BaseEstimator, ClassifierMixin
 from ..linear_model.perceptron import run_mistake_driven_passes
 from ..validation import check_random_state, check_scalar
 from ._binary import check_binary
@@ -74,7 +75,7 @@ class Winnow(ClassifierMixin, BaseEstimator):
         promotion = check_scalar(
             self.promotion, "promotion", low=1.0, low_inclusive=False
         )
-        X, y = self._validate_data(X, y, reset=True)
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         check_binary(X, "X"), check_binary(y, "y")
         threshold = (
             float(X.shape[1])
@@ -113,7 +114,9 @@ class Winnow(ClassifierMixin, BaseEstimator):
 
     def decision_function(self, X):
         r""":math:`w^\top x-\theta` for each row of ``X``; the prediction is 1 where it is :math:`\ge0`."""
-        X = check_binary(self._validate_data(X, reset=False), "X")
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        check_binary(X, "X")
         return X @ self.coef_ - self.threshold_
 
     def predict(self, X):

@@ -3,14 +3,11 @@ r"""Pegasos: stochastic sub-gradient descent on the primal hinge-loss objective 
 import numbers
 
 import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..base import BaseEstimator, ClassifierMixin
 from ..losses import hinge
-from ..validation import (
-    check_classification_targets,
-    check_random_state,
-    check_scalar,
-)
+from ..validation import check_random_state, check_scalar, encode_classes
 
 
 def hinge_objective(w, X, y, lam, b=0.0):
@@ -91,9 +88,14 @@ class PegasosSVM(ClassifierMixin, BaseEstimator):
         self.projection = projection
         self.random_state = random_state
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False  # binary only
+        return tags
+
     def fit(self, X, y):
         """Fit on ``X`` of shape (n_samples, n_features) and two-class labels ``y``; return self."""
-        X, y = self._validate_data(X, y, reset=True, y_numeric=False)
+        X, y = validate_data(self, X, y, dtype=np.float64)
         lam = check_scalar(self.lam, "lam", low=0, low_inclusive=False)
         for name in ("n_iter", "batch_size"):
             value = getattr(self, name)
@@ -101,8 +103,8 @@ class PegasosSVM(ClassifierMixin, BaseEstimator):
                 raise ValueError(
                     f"{name} must be a positive integer; got {value!r}."
                 )
-        self.classes_, index = check_classification_targets(
-            y, n_classes=2, estimator_name="PegasosSVM"
+        self.classes_, index = encode_classes(
+            y, binary_only=True, estimator=self
         )
         signs = 2.0 * index - 1.0
         rng = check_random_state(self.random_state)
@@ -136,7 +138,8 @@ class PegasosSVM(ClassifierMixin, BaseEstimator):
 
     def decision_function(self, X):
         r""":math:`w^\top x`, shape (n_samples,); positive means ``classes_[1]``."""
-        X = self._validate_data(X, reset=False)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         return X @ self.coef_[0]
 
     def predict(self, X):

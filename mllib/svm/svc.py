@@ -4,14 +4,11 @@ import numbers
 
 import numpy as np
 from scipy.optimize import linprog
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..base import BaseEstimator, ClassifierMixin
 from ..kernels import check_psd, is_psd_by_construction, pairwise_kernels
-from ..validation import (
-    check_classification_targets,
-    check_is_fitted,
-    check_scalar,
-)
+from ..validation import check_scalar, encode_classes
 from .kernel_cache import KernelRows
 from .smo import smo
 
@@ -98,9 +95,14 @@ class SVC(ClassifierMixin, BaseEstimator):
         self.cache_size = cache_size
         self.max_iter = max_iter
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False  # binary only
+        return tags
+
     def fit(self, X, y):
         """Fit on ``X`` of shape (n_samples, n_features) and two-class labels ``y``; return self."""
-        X, y = self._validate_data(X, y, reset=True, y_numeric=False)
+        X, y = validate_data(self, X, y, dtype=np.float64)
         C = check_scalar(self.C, "C", low=0, low_inclusive=False)
         tol = check_scalar(self.tol, "tol", low=0, low_inclusive=False)
         if not isinstance(self.max_iter, numbers.Integral) or not (
@@ -109,8 +111,8 @@ class SVC(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"max_iter must be a positive integer or -1 (no limit); got {self.max_iter!r}."
             )
-        self.classes_, index = check_classification_targets(
-            y, n_classes=2, estimator_name="SVC (binary)"
+        self.classes_, index = encode_classes(
+            y, binary_only=True, estimator=self
         )
         signs = 2.0 * index - 1.0  # classes_[0] -> -1, classes_[1] -> +1
         cache_size = check_scalar(
@@ -158,7 +160,8 @@ class SVC(ClassifierMixin, BaseEstimator):
 
     def decision_function(self, X):
         r""":math:`f(x)=\sum_{i\in SV}\alpha_iy_ik(x_i,x)+b`, shape (n_samples,); positive means ``classes_[1]``."""
-        X = self._validate_data(X, reset=False)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         return (
             self._kernel(X, self.support_vectors_) @ self.dual_coef_[0]
             + self.intercept_[0]

@@ -3,15 +3,15 @@ r"""Decision-tree estimators (CART): the classifier and the regressor, with scik
 import numbers
 
 import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..base import BaseEstimator, ClassifierMixin, RegressorMixin
 from ..validation import (
-    check_array,
-    check_classification_targets,
-    check_is_fitted,
     check_int,
     check_random_state,
+    check_sample_weight,
     check_scalar,
+    encode_classes,
 )
 from . import pruning
 from .builder import grow_tree
@@ -59,7 +59,7 @@ class BaseDecisionTree(BaseEstimator):
         self.tree_ = grow_tree(
             X,
             y,
-            _check_sample_weight(sample_weight, len(y)),
+            check_sample_weight(sample_weight, len(y)),
             criterion=self.criterion,
             n_classes=n_classes,
             max_depth=max_depth,
@@ -78,7 +78,8 @@ class BaseDecisionTree(BaseEstimator):
 
     def apply(self, X):
         """Index of the leaf each row of ``X`` reaches, shape (n_samples,)."""
-        X = self._validate_data(X, reset=False)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         return self.tree_.apply(X)
 
     def get_depth(self):
@@ -179,14 +180,19 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
 
     def fit(self, X, y, sample_weight=None):
         """Grow (and prune) the tree on ``X`` (n_samples, n_features) and labels ``y``; return self."""
-        X, y = self._validate_data(X, y, reset=True, y_numeric=False)
-        self.classes_, y_index = check_classification_targets(y)
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        # one class is allowed: the tree is then a single leaf, as in
+        # scikit-learn (a bootstrap sample of a forest may hold one class)
+        self.classes_, y_index = encode_classes(
+            y, allow_one_class=True, estimator=self
+        )
         self.n_classes_ = len(self.classes_)
         return self._grow(X, y_index, sample_weight, self.n_classes_)
 
     def predict_proba(self, X):
         """Weighted class proportions of the leaf each row reaches, shape (n_samples, n_classes)."""
-        X = self._validate_data(X, reset=False)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         return self.tree_.predict(X)[:, 0, :]
 
     def predict(self, X):
@@ -229,12 +235,13 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
 
     def fit(self, X, y, sample_weight=None):
         """Grow (and prune) the tree on ``X`` (n_samples, n_features) and real targets ``y``; return self."""
-        X, y = self._validate_data(X, y, reset=True)
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         return self._grow(X, y, sample_weight, None)
 
     def predict(self, X):
         """The mean training target of the leaf each row reaches, shape (n_samples,)."""
-        X = self._validate_data(X, reset=False)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         return self.tree_.predict(X)[:, 0, 0]
 
 
@@ -257,22 +264,3 @@ def _resolve_max_features(max_features, n_features):
         f'max_features must be None, "sqrt", "log2", an integer in [1, n_features={n_features}] '
         f"or a fraction in (0, 1]; got {max_features!r}."
     )
-
-
-def _check_sample_weight(sample_weight, n_samples):
-    """Weights of shape (n_samples,), non-negative and not all zero; ones when ``None``."""
-    if sample_weight is None:
-        return np.ones(n_samples)
-    sample_weight = check_array(
-        sample_weight, name="sample_weight", ensure_2d=False
-    )
-    if sample_weight.shape != (n_samples,):
-        raise ValueError(
-            f"sample_weight must have shape ({n_samples},), one weight per sample; "
-            f"got shape {sample_weight.shape}."
-        )
-    if np.any(sample_weight < 0) or sample_weight.sum() <= 0:
-        raise ValueError(
-            "sample_weight must be non-negative with a positive sum."
-        )
-    return sample_weight
