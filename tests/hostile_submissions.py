@@ -183,6 +183,19 @@ def make_batch(built, name, folder, secrets, other_student_notebook):
         total=None, status="error", error="died (exit status 3) in cell",
     )  # fmt: skip
     write(
+        "plots_inline.ipynb",  # honest notebook habits: magics and a plot
+        with_cell(
+            correct,
+            "%matplotlib inline\n"
+            "import matplotlib.pyplot as plt\n"
+            "plt.plot([0, 1], [1, 0])\n"
+            "plt.show()\n",
+            before_question=questions[0],
+        ),
+        total=full,
+        status="graded",
+    )
+    write(
         "memory_hog.ipynb",
         with_cell(correct, "hog = bytearray(64 * 2**30)\n"),
         total=full, status="graded", note="MemoryError",

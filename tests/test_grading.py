@@ -31,7 +31,12 @@ sys.path.insert(0, str(ASSIGNMENTS))
 from build import hidden_lines  # noqa: E402
 from grading import autograder as autograders  # noqa: E402
 from grading import codec, submissions  # noqa: E402
-from grading.sandbox import Limits, Sandbox, converse  # noqa: E402
+from grading.sandbox import (  # noqa: E402
+    MAX_PROCESSES,
+    Limits,
+    Sandbox,
+    converse,
+)
 
 NAME = "gradients-and-duality"
 TIMEOUT = 20  # seconds per submission in this batch (the stubborn hang)
@@ -546,6 +551,28 @@ def test_sandbox_hides_grades_masters_submissions_and_home(observed):
     home = str(Path.home())
     visible = [p for p in observed["visible"] if p != home]
     assert visible == []
+
+
+def test_sandbox_limits_processes_and_none_survive():
+    marker = f"flood-marker-{uuid.uuid4().hex}"
+    flood = (
+        "import os\n"
+        "forked = 0\n"
+        "for _ in range(2000):\n"
+        "    try:\n"
+        "        pid = os.fork()\n"
+        "    except OSError:\n"
+        "        break\n"
+        "    if pid == 0:\n"
+        f"        os.execv('/bin/sleep', ['sleep', '600', {marker!r}])\n"
+        "    forked += 1\n"
+    )
+    limits = Limits(timeout=60, cell_timeout=30)
+    transcript = converse(Sandbox(), limits, [[0, flood]], ["forked"], [], [])
+    assert not transcript.error, transcript.error
+    forked = codec.decode(transcript.cells_done["answers"]["forked"]["value"])
+    assert 0 < forked < MAX_PROCESSES
+    assert not processes_with(marker)
 
 
 def test_sandbox_limits_memory_and_namespaces(observed):

@@ -12,6 +12,7 @@ import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from grading import autograder as autograders
@@ -239,6 +240,20 @@ def _previous_rows(path, fields):
         return rows
 
 
+def _progress(count, total, submission, row, outcome):
+    """One line per graded file, with its time."""
+    score = (
+        f"{row['total']}/{row['possible']}" if row.get("total") else "no score"
+    )
+    text = f"[{count}/{total}] {submission.name}: {score}"
+    text += f" in {outcome['seconds']:.1f} s"
+    if row["error"]:
+        text += f" — error: {row['error']}"
+    if row["flags"]:
+        text += f" — flags: {row['flags'][:150]}"
+    return text
+
+
 # ---------------------------------------------------------------- feedback --
 
 
@@ -363,6 +378,7 @@ def grade_folder(
     for slot in range(max(1, jobs)):
         slots.put(slot)
     graded_seconds = []
+    ungraded = 0
     with ProcessPoolExecutor(
         max_workers=max(1, min(jobs, len(pending) or 1)),
         mp_context=context,
@@ -372,7 +388,18 @@ def grade_folder(
         futures = {pool.submit(_grade, s.path): s for s in pending}
         for count, future in enumerate(as_completed(futures), 1):
             submission = futures[future]
-            outcome = future.result()
+            try:
+                outcome = future.result()
+            except BrokenProcessPool:
+                # A worker died (it never runs student code: a bug of ours
+                # or the machine's memory). The rows so far are safe; a
+                # rerun grades the rest.
+                ungraded = len(pending) - count + 1
+                log(
+                    f"a grading worker died: {ungraded} files are left "
+                    "without a row; run the same command again to grade them"
+                )
+                break
             row = _row(autograder, submission, outcome)
             _append_row(out, fields, row)
             rows.append(row)
@@ -380,24 +407,13 @@ def grade_folder(
             _feedback_path(feedback, submission).write_text(
                 feedback_text(autograder, submission, outcome)
             )
-            score = (
-                f"{row['total']}/{row['possible']}"
-                if row.get("total")
-                else "no score"
-            )
-            seconds = outcome["seconds"]
-            text = f"[{count}/{len(pending)}] {submission.name}: {score}"
-            text += f" in {seconds:.1f} s"
-            if row["error"]:
-                text += f" — error: {row['error']}"
-            if row["flags"]:
-                text += f" — flags: {row['flags'][:150]}"
-            log(text)
+            log(_progress(count, len(pending), submission, row, outcome))
     rows.sort(key=lambda r: (r["student"], r["submission"]))
     _write_rows(out, fields, rows)
     elapsed = time.monotonic() - start
     summary = {
         "files": len(files),
+        "ungraded": ungraded,
         "graded": sum(r["status"] == "graded" for r in rows),
         "errors": sum(r["status"] == "error" for r in rows),
         "superseded": sum(r["status"] == "superseded" for r in rows),
@@ -413,7 +429,8 @@ def grade_folder(
         f"{autograder['assignment']}: {summary['files']} files from "
         f"{summary['students']} students: {summary['graded']} graded, "
         f"{summary['errors']} errors, {summary['superseded']} earlier "
-        f"attempts, {summary['flagged']} flagged; {len(pending)} graded now "
+        f"attempts, {summary['flagged']} flagged; {len(graded_seconds)} "
+        "graded now "
         f"in {elapsed:.0f} s ({summary['per_submission']:.1f} s each, "
         f"{max(1, jobs)} at a time). Grades: {out}; feedback: {feedback}/"
     )

@@ -22,6 +22,7 @@ so no public feedback can carry them out.
 
 import ast
 import os
+import resource
 import signal
 import sys
 import types
@@ -307,6 +308,9 @@ def main():
     request = receive()
     cell_timeout = float(request["cell_timeout"])
     answers = list(request["answers"])
+    if request["max_processes"]:
+        limit = int(request["max_processes"])
+        resource.setrlimit(resource.RLIMIT_NPROC, (limit, limit))
     os.makedirs("/tmp/home", exist_ok=True)
     os.chdir(os.environ.get("GRADING_WORKDIR", "/tmp/work"))
 
@@ -315,9 +319,13 @@ def main():
 
     import mllib  # noqa: F401  (the student's notebook imports it anyway)
 
+    class Shell(InteractiveShell):
+        def enable_gui(self, gui=None):
+            """No event loop to hook: `%matplotlib inline` just works."""
+
     config = Config()
     config.HistoryManager.enabled = False
-    shell = InteractiveShell.instance(config=config)
+    shell = Shell.instance(config=config)
     sys.modules["otter"] = _otter_stub()
     signal.signal(signal.SIGALRM, _on_alarm)
     originals = _snapshot()

@@ -27,7 +27,7 @@ PATTERNS = {
     # John Smith_123456_assignsubmission_file_notebook.ipynb (or a folder)
     "moodle": r"^(?P<student>[^_/]+)_(?P<id>\d+)_assign(submission|feedback)_",
     # smithjohn_123456_7891011_notebook.ipynb, smithjohn_LATE_123456_...
-    "canvas": r"^(?P<student>[^\W\d_]+)_(?:late_)?(?P<id>\d+)_\d+_",
+    "canvas": r"^(?P<student>[^\W_]+)_(?:late_)?(?P<id>\d+)_\d+_",
     # smith_john_123456_notebook.ipynb
     "name and number": r"^(?P<student>(?:[^\W\d_]+_)+\d{3,})_",
     # one folder per student: jsmith/notebook.ipynb
