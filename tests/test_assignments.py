@@ -22,6 +22,7 @@ import hostile_submissions
 import nbformat
 import pytest
 import yaml
+from assignment_mistakes import MISTAKES
 from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,6 +40,7 @@ from grading.batch import grade_folder  # noqa: E402
 
 MASTERS = masters()
 CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text())
+PARTS = ["I", "II", "III", "IV", "V", "VI"]
 
 
 @pytest.fixture(scope="module", params=MASTERS, ids=lambda p: p.stem)
@@ -48,8 +50,14 @@ def built(request, tmp_path_factory):
     return master, target
 
 
-def test_there_are_assignments():
-    assert MASTERS
+def test_there_are_assignments_for_the_preliminaries_and_every_part():
+    page = (ROOT / "assignments.md").read_text()
+    covered = set(re.findall(r"\| Part (I{1,3}|IV|VI?|V)\b", page))
+    assert set(PARTS) <= covered, (
+        f"no assignment for Part {set(PARTS) - covered}"
+    )
+    assert "| Preliminaries: {doc}`chapters/00-preliminaries`" in page
+    assert len(MASTERS) == len(PARTS) + 1
 
 
 def test_committed_student_copy_is_current(built):
@@ -75,27 +83,58 @@ def test_colab_cell_uses_the_configured_repository(built):
     assert f"assignments/{master.stem}/student" in text
 
 
-def test_student_notebook_runs_and_exports_without_a_warning(built, tmp_path):
-    """A student runs the blank notebook top to bottom: the checks give
-    feedback (not a crash), and the export writes its zip silently; git
-    ignores what the export leaves beside the notebook."""
+def run_student_notebook(path, export):
+    """Execute a student notebook in its folder, as a student does (the
+    export cell only if ``export``); return the executed notebook."""
+    nb = nbformat.read(path, as_version=4)
+    if not export:
+        nb.cells = [
+            c for c in nb.cells if "\ngrader.export(" not in f"\n{c.source}"
+        ]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the test's own kernel's warnings
+        NotebookClient(
+            nb, timeout=180, resources={"metadata": {"path": str(path.parent)}}
+        ).execute()
+    return nb
+
+
+def test_blank_student_notebook_runs_headless(built, tmp_path):
+    """The checks of a blank notebook give feedback, not a crash."""
     master, target = built
     path = tmp_path / f"{master.stem}.ipynb"
     path.write_text((target / "student" / path.name).read_text())
-    nb = nbformat.read(path, as_version=4)
-    with warnings.catch_warnings():
-        warnings.simplefilter(
-            "ignore"
-        )  # the test's own kernel, not the student's
-        NotebookClient(
-            nb, timeout=180, resources={"metadata": {"path": str(tmp_path)}}
-        ).execute()
+    nb = run_student_notebook(path, export=False)
     checks = [c for c in nb.cells if c.source.startswith('grader.check("')]
     shown = [
         json.dumps([o.get("data", o.get("text")) for o in c.outputs])
         for c in checks
     ]
     assert checks and all("failed" in text for text in shown), shown
+
+
+def test_every_master_has_the_same_otter_cell():
+    """The cell that creates the grader (and keeps the export quiet) is the
+    same in every master, so one export, below, checks them all."""
+    cells = set()
+    for master in MASTERS:
+        sources = [
+            "".join(c["source"])
+            for c in json.loads(master.read_text())["cells"]
+        ]
+        (cell,) = [s for s in sources if "otter.Notebook(" in s]
+        cells.add(cell.replace(master.stem, "NAME"))
+    assert len(cells) == 1, cells
+
+
+def test_export_shows_no_warning_and_leaves_only_ignored_files(tmp_path):
+    """A student exports: the zip is written without a (red) warning, and git
+    ignores what the export leaves beside the notebook."""
+    name = "gradients-and-duality"
+    path = tmp_path / f"{name}.ipynb"
+    student = ROOT / "assignments" / name / "student" / path.name
+    path.write_text(student.read_text())
+    nb = run_student_notebook(path, export=True)
     (export,) = [
         c
         for c in nb.cells
@@ -106,55 +145,65 @@ def test_student_notebook_runs_and_exports_without_a_warning(built, tmp_path):
     assert not [o for o in export.outputs if o.output_type == "error"]
     left = sorted(p.name for p in tmp_path.iterdir() if p != path)
     assert ".OTTER_LOG" in left and any(p.endswith(".zip") for p in left), left
-    student_folder = f"assignments/{master.stem}/student"
+    folder = f"assignments/{name}/student"
     ignored = subprocess.run(
-        ["git", "check-ignore", *(f"{student_folder}/{p}" for p in left)],
+        ["git", "check-ignore", *(f"{folder}/{p}" for p in left)],
         cwd=ROOT,
         capture_output=True,
         text=True,
     )
-    assert sorted(ignored.stdout.split()) == [
-        f"{student_folder}/{p}" for p in left
-    ]
+    assert sorted(ignored.stdout.split()) == [f"{folder}/{p}" for p in left]
 
 
-def test_grading_blank_correct_and_partial_submissions(built, tmp_path):
+@pytest.fixture(scope="module")
+def graded(built, tmp_path_factory):
+    """One sandboxed batch per assignment: the blank student notebook, the
+    solutions, the solutions without the last question, and the plausible
+    mistakes of assignment_mistakes.py (the solutions with one change)."""
     master, target = built
     name = master.stem
+    base = tmp_path_factory.mktemp(f"graded-{name}")
+    folder = base / "submissions"
+    folder.mkdir()
     student = json.loads((target / "student" / f"{name}.ipynb").read_text())
-    solutions = json.loads(
-        (target / "solutions" / f"{name}.ipynb").read_text()
+    solutions = (target / "solutions" / f"{name}.ipynb").read_text()
+    autograded = [
+        q["name"] for q in otter_questions(master) if not q.get("manual")
+    ]
+    partial = hostile_submissions.answered(
+        student, json.loads(solutions), autograded[:-1]
     )
-    autograded = [q for q in otter_questions(master) if not q.get("manual")]
-    left_out = autograded[-1]
-    names = [q["name"] for q in autograded]
-    answers = hostile_submissions.answer_cells(student)
-    for question in names:
-        for i in answers[question]:
-            assert (
-                student["cells"][i]["source"][0]
-                == solutions["cells"][i]["source"][0]
-            )
-    partial = hostile_submissions.answered(student, solutions, names[:-1])
-
-    submissions = tmp_path / "submissions"
-    submissions.mkdir()
     for label, nb in [
         ("blank", student),
-        ("correct", solutions),
+        ("correct", json.loads(solutions)),
         ("partial", partial),
     ]:
-        (submissions / f"{label}.ipynb").write_text(json.dumps(nb))
+        (folder / f"{label}.ipynb").write_text(json.dumps(nb))
+    for i, (_, label, right, wrong) in enumerate(MISTAKES[name]):
+        nb = json.loads(solutions)
+        hits = 0
+        for cell in nb["cells"]:
+            source = "".join(cell["source"])
+            hits += source.count(right) if cell["cell_type"] == "code" else 0
+            cell["source"] = source.replace(right, wrong)
+        assert hits == 1, f"{name}, {label}: the solution code has changed"
+        (folder / f"mistake_{i}.ipynb").write_text(json.dumps(nb))
     grade_folder(
         target / f"{name}-autograder.json",
-        submissions,
-        tmp_path / "grades.csv",
+        folder,
+        base / "grades.csv",
         jobs=2,
         log=lambda text: None,
     )
-    with open(tmp_path / "grades.csv", newline="") as f:
+    with open(base / "grades.csv", newline="") as f:
         rows = {r["submission"]: r for r in csv.DictReader(f)}
+    return master, rows, base / "grades-feedback"
 
+
+def test_grading_blank_correct_and_partial_submissions(graded):
+    master, rows, _ = graded
+    autograded = [q for q in otter_questions(master) if not q.get("manual")]
+    left_out = autograded[-1]
     possible = sum(q["points"] for q in autograded)
     assert all(
         float(r["possible"]) == possible and r["status"] == "graded"
@@ -163,12 +212,33 @@ def test_grading_blank_correct_and_partial_submissions(built, tmp_path):
     assert float(rows["blank.ipynb"]["total"]) == 0
     assert float(rows["correct.ipynb"]["total"]) == possible
     assert float(rows["partial.ipynb"][left_out["name"]]) == 0
-    assert (
-        float(rows["partial.ipynb"]["total"]) == possible - left_out["points"]
-    )
+    partial_total = float(rows["partial.ipynb"]["total"])
+    assert partial_total == possible - left_out["points"]
     for q in autograded[:-1]:
         assert float(rows["partial.ipynb"][q["name"]]) == q["points"]
     assert not any(r["flags"] for r in rows.values())
+
+
+def test_hidden_tests_catch_plausible_mistakes(graded):
+    """Each mistake of assignment_mistakes.py keeps the right shapes, so the
+    question's public tests pass, but a hidden test fails; the questions
+    before it keep full marks (later ones may build on it), and nothing is
+    flagged."""
+    master, rows, feedback = graded
+    points = {q["name"]: q["points"] for q in otter_questions(master)}
+    for i, (question, label, _, _) in enumerate(MISTAKES[master.stem]):
+        row = rows[f"mistake_{i}.ipynb"]
+        text = (feedback / f"mistake_{i}.ipynb.md").read_text()
+        section = text.split(f"## {question}:")[1].split("\n## ")[0]
+        assert "public test 1: passed" in section, (label, section)
+        assert not re.search(r"public test \d+: failed", section), (
+            label,
+            section,
+        )
+        assert re.search(r"hidden test \d+: failed", section), (label, section)
+        earlier = [q for q in points if q in row and q < question]
+        assert all(float(row[q]) == points[q] for q in earlier), (label, row)
+        assert row["status"] == "graded" and not row["flags"], (label, row)
 
 
 def test_assignments_page_links_every_student_notebook(built):
