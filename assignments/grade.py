@@ -33,8 +33,9 @@ Student code runs in a bubblewrap sandbox (see grading/sandbox.py) and never
 shares a process with the tests' checks (grading/checker.py). Without
 bubblewrap, grading stops, unless you pass --no-sandbox.
 
-Exit status: 0 when every file has a row (errors included), 2 for a bad
-command line (unknown assignment, missing folder, no sandbox).
+Exit status: 0 when every file has a row (errors included), 1 when some
+were left without one (run the command again), 2 for a bad command line
+(unknown assignment, missing folder, no sandbox).
 """
 
 import argparse
@@ -153,7 +154,7 @@ def main(argv=None):
         feedback = args.feedback or args.out.with_name(
             f"{args.out.stem}-feedback"
         )
-        grade_folder(
+        summary = grade_folder(
             autograder,
             args.submissions,
             args.out,
@@ -167,6 +168,8 @@ def main(argv=None):
     except (UsageError, SandboxUnavailable, BatchError) as error:
         print(f"grade.py: {error}", file=sys.stderr)
         raise SystemExit(2) from None
+    if summary["ungraded"]:
+        raise SystemExit(1)
 
 
 if __name__ == "__main__":
