@@ -161,15 +161,24 @@ def visible_lines(notebook):
 
 
 def leaks(master, notebook):
-    """Secret lines of ``master`` that ``notebook`` shows: exactly (any
-    length), or inside a longer line (secrets of 25 characters or more)."""
+    """Secret lines of ``master`` that ``notebook`` shows (see ``shown``)."""
     visible = visible_lines(notebook)
     text = "\n".join(visible)
     return [
-        line
-        for line in hidden_lines(master)
-        if line in visible or (len(line) >= 25 and line in text)
+        line for line in hidden_lines(master) if shown(line, visible, text)
     ]
+
+
+def shown(line, visible, text):
+    """Whether a secret line is one of the ``visible`` lines (any length), or,
+    if 25 characters or more, part of one (``text`` joins them), between
+    non-identifier characters: `g = f(3)` is not in `rng = f(3)`."""
+    if line in visible:
+        return True
+    if len(line) < 25 or line not in text:  # the fast test first
+        return False
+    pattern = r"(?<![\w.])" + re.escape(line) + r"(?!\w)"
+    return re.search(pattern, text) is not None
 
 
 def build(master, out, release=True):
