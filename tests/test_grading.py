@@ -40,7 +40,7 @@ from grading.sandbox import (  # noqa: E402
 
 NAME = "gradients-and-duality"
 TIMEOUT = 20  # seconds per submission in this batch (the stubborn hang)
-CELL_TIMEOUT = 3
+CELL_TIMEOUT = 5  # a hung cell is stopped after this; a real one takes < 1 s
 
 
 def run(*args, **kwargs):
@@ -573,6 +573,22 @@ def test_sandbox_limits_processes_and_none_survive():
     forked = codec.decode(transcript.cells_done["answers"]["forked"]["value"])
     assert 0 < forked < MAX_PROCESSES
     assert not processes_with(marker)
+
+
+def test_sandbox_limits_the_memory_of_all_its_processes_together():
+    """Each child stays under the per-process limit; together they do not."""
+    hog = (
+        "import os, time\n"
+        "import numpy as np\n"
+        "for _ in range(6):\n"
+        "    if os.fork() == 0:\n"
+        "        block = np.ones(40_000_000)  # 320 MB, written\n"
+        "        time.sleep(60)\n"
+        "time.sleep(60)\n"
+    )
+    limits = Limits(timeout=60, cell_timeout=50, memory_mb=1024)
+    transcript = converse(Sandbox(), limits, [[0, hog]], [], [], [])
+    assert transcript.error.startswith("used more than 1024 MB of memory")
 
 
 def test_sandbox_limits_memory_and_namespaces(observed):

@@ -9,7 +9,8 @@ The sandbox (Debian's ``bubblewrap``) gives the student's code:
   files: not the masters, the autograder, the other submissions, the grades
   or anyone's home directory;
 * a private, size-limited, writable ``/tmp`` that disappears with it;
-* limits on memory (address space), open files, processes and time;
+* limits on memory (each process's address space, and the resident memory
+  of all its processes together), open files, processes and time;
 * when the grader runs as root, an unprivileged user id of its own (one per
   parallel worker), never root.
 
@@ -36,6 +37,7 @@ MAX_LINE = 64 * 2**20  # bytes in one message from a sandbox
 MAX_STDERR = 64 * 2**10
 SANDBOX_UID = 65534  # "nobody"; worker k of a parallel run uses 65534 - k
 MAX_PROCESSES = 256  # processes and threads in one sandbox
+PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 
 
 class SandboxUnavailable(RuntimeError):
@@ -348,11 +350,44 @@ class _Ended(Exception):
     pass
 
 
-class _Channel:
-    """Line-by-line JSON with a deadline, over the sandbox's pipes."""
+class _TooMuchMemory(Exception):
+    pass
 
-    def __init__(self, process, deadline):
+
+def _resident_bytes(root):
+    """Resident memory of ``root`` and all its descendants (bytes)."""
+    children = {}
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                with open(f"/proc/{entry.name}/stat", "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[1].split()
+            except OSError:
+                continue
+            children.setdefault(int(fields[1]), []).append(int(entry.name))
+    total, todo = 0, [root]
+    while todo:
+        pid = todo.pop()
+        todo += children.get(pid, [])
+        try:
+            with open(f"/proc/{pid}/statm", "rb") as f:
+                total += int(f.read().split()[1]) * PAGE_BYTES
+        except (OSError, IndexError, ValueError):
+            continue
+    return total
+
+
+class _Channel:
+    """Line-by-line JSON with a deadline, over the sandbox's pipes.
+
+    While it waits, it adds up the resident memory of every process of the
+    sandbox twice a second: the address-space limit binds each process, this
+    binds them all together (say, many forked children allocating at once).
+    """
+
+    def __init__(self, process, deadline, memory_bytes):
         self.process, self.deadline = process, deadline
+        self.memory_bytes = memory_bytes
         self.buffer, self.stderr = b"", b""
         self.selector = selectors.DefaultSelector()
         for stream in (process.stdout, process.stderr):
@@ -383,7 +418,9 @@ class _Channel:
         while b"\n" not in self.buffer:
             if len(self.buffer) > MAX_LINE:
                 raise ValueError("a message from the sandbox is too long")
-            events = self.selector.select(self._remaining())
+            events = self.selector.select(min(self._remaining(), 0.5))
+            if _resident_bytes(self.process.pid) > self.memory_bytes:
+                raise _TooMuchMemory
             for key, _ in events:
                 chunk = os.read(key.fileobj.fileno(), 2**20)
                 if key.fileobj is self.process.stderr:
@@ -409,7 +446,9 @@ def converse(sandbox, limits, cells, answers, public, hidden, workdir=None):
     transcript = Transcript()
     start = time.monotonic()
     process = sandbox.start(limits, workdir)
-    channel = _Channel(process, start + limits.timeout)
+    channel = _Channel(
+        process, start + limits.timeout, limits.memory_mb * 2**20
+    )
     stage = "starting"
     try:
         channel.send(
@@ -465,6 +504,11 @@ def converse(sandbox, limits, cells, answers, public, hidden, workdir=None):
     except TimeoutError:
         transcript.error = f"timed out after {limits.timeout:g} s " + _where(
             stage, transcript
+        )
+    except _TooMuchMemory:
+        transcript.error = (
+            f"used more than {limits.memory_mb} MB of memory (all its "
+            "processes together) " + _where(stage, transcript)
         )
     except _Ended:
         status = _wait(process)
