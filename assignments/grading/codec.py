@@ -73,6 +73,8 @@ def encode(value, lenient=False, _depth=0):
         }
     if lenient:
         return {"opaque": _type_name(value)}
+    if value is Ellipsis:
+        raise Unsupported("`...`: not answered yet")
     raise Unsupported(f"a {_type_name(value)}, not numbers or arrays")
 
 

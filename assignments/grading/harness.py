@@ -11,7 +11,8 @@ decides (grading.checker).
 
 The conversation is one JSON object per line on stdin and stdout:
 
-    <- {"cells": [[index, source], ...], "answers": [names], "cell_timeout": s}
+    <- {"cells": [[index, source], ...], "answers": [names],
+        "cell_timeout": seconds, "max_processes": n or null}
     -> {"cell": index}  before each cell;  -> {"cells_done": {...}}
     <- {"tests": [[id, code], ...]}   (public tests, then hidden ones)
     -> {"test": [id, [calls...]]}  per test;  -> {"phase_done": {...}}
@@ -37,8 +38,11 @@ for _fd in (0, 1, 2):
 sys.stdin = open(os.devnull)
 sys.stdout = sys.stderr = open(os.devnull, "w")
 
+# Loaded before any student code: the baseline of the check for patches.
+import numpy  # noqa: E402, F401
 import scipy.linalg  # noqa: E402, F401
 import scipy.special  # noqa: E402, F401
+
 from grading import codec  # noqa: E402
 
 MAX_EVENTS = 50
