@@ -1,68 +1,175 @@
-"""Grade a folder of submissions locally (no Docker) into a CSV of per-question scores.
+"""Grade a folder of submissions into a CSV, each one in a sandbox.
 
-    python assignments/grade.py NAME SUBMISSIONS [--out grades.csv] [--autograder ZIP]
+    python assignments/grade.py NAME SUBMISSIONS [--out grades.csv] [-j N]
 
-NAME is an assignment built by ``assignments/build.py`` (its autograder defaults to
-``_build/assignments/NAME/NAME-autograder.zip``). SUBMISSIONS is a folder of submitted
-notebooks (``.ipynb``) or ``grader.export()`` zips. Each is run with *all* tests, public and
-hidden, in the current environment: student code runs unsandboxed, as you, so grade untrusted
-submissions inside a throwaway container or virtual machine. Manually graded questions are not
-in the CSV; grade them by reading the notebooks.
+NAME is an assignment built by ``assignments/build.py`` (from the book's
+masters, or from ``--masters DIR``). SUBMISSIONS is a folder, as downloaded
+from a learning platform: notebooks (``.ipynb``), otter export zips, and
+anything else students handed in; subfolders are searched too.
 
-One row per submission: the file name, one column per autograded question, the total, the
-possible total, and an ``error`` column (empty unless the notebook could not be run at all).
+Every file gets exactly one row in the CSV, written as soon as it is graded:
+
+* ``student`` (from the platform's file or folder names, see
+  ``--student-pattern``), ``submission`` (the file), ``attempts`` (files of
+  this student) and ``status``: ``graded``; ``error`` (the file could not be
+  graded: the ``error`` column says why); or ``superseded`` (an earlier
+  attempt: only each student's latest counts);
+* a score per autograded question, ``total`` and ``possible``;
+* ``flags``: the submission reached for the grading machinery (patched
+  libraries, otter's internals, custom comparisons, processes, files, ...):
+  read it. Flags never change a score;
+* ``notes`` (cells that raised errors or were stopped), ``seconds``, and the
+  file's ``sha256``.
+
+Each student's latest file also gets a feedback file (``--feedback``): per
+question, passed or failed, with the message of a failed public test;
+hidden tests by name only.
+
+An interrupted run keeps its rows: run the same command again to grade only
+the files without a row (or changed since). Written questions are not
+graded: read them in the notebooks.
+
+Student code runs in a bubblewrap sandbox (see grading/sandbox.py) and never
+shares a process with the tests' checks (grading/checker.py). Without
+bubblewrap, grading stops, unless you pass --no-sandbox.
+
+Exit status: 0 when every file has a row (errors included), 1 when some
+were left without one (run the command again), 2 for a bad command line
+(unknown assignment, missing folder, no sandbox).
 """
 
 import argparse
-import csv
+import os
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ASSIGNMENTS = Path(__file__).resolve().parent
+sys.path.insert(0, str(ASSIGNMENTS))
+for _variable in (
+    "OPENBLAS_NUM_THREADS",
+    "OMP_NUM_THREADS",
+    "MKL_NUM_THREADS",
+):
+    os.environ.setdefault(_variable, "1")
+
+from build import UsageError, default_out, masters  # noqa: E402
+from grading.batch import BatchError, grade_folder  # noqa: E402
+from grading.sandbox import Limits, SandboxUnavailable  # noqa: E402
 
 
-def grade_folder(autograder, submissions):
-    """Grade every submission in a folder; return a list of row dicts (see the module docstring)."""
-    from otter.api import grade_submission
-
-    files = sorted(p for p in Path(submissions).iterdir() if p.suffix in (".ipynb", ".zip"))
-    if not files:
-        raise SystemExit(f"No .ipynb or .zip submissions in {submissions}.")
-    rows = []
-    for path in files:
-        results = grade_submission(str(path), str(autograder), quiet=True)
-        row = {"submission": path.name}
-        for question in sorted(results.results):
-            row[question] = round(results.get_score(question), 6)
-        row["total"] = round(results.total, 6)
-        row["possible"] = round(results.possible, 6)
-        row["error"] = str(results.catastrophic_error or "")
-        rows.append(row)
-        print(f"{path.name}: {row['total']:g} / {row['possible']:g}", file=sys.stderr)
-    return rows
-
-
-def write_csv(rows, out):
-    columns = ["submission", *sorted({k for r in rows for k in r} - {"submission", "total", "possible", "error"}),
-               "total", "possible", "error"]
-    with open(out, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=columns)
-        writer.writeheader()
-        writer.writerows(rows)
+def autograder_for(name, masters_folder, autograder=None):
+    if autograder:
+        if not Path(autograder).is_file():
+            raise UsageError(f"{autograder} does not exist.")
+        return Path(autograder)
+    masters([name], masters_folder)  # the name must be an assignment there
+    path = default_out(masters_folder) / name / f"{name}-autograder.json"
+    if not path.is_file():
+        command = f"python assignments/build.py {name}"
+        if Path(masters_folder).resolve() != ASSIGNMENTS:
+            command += f" --masters {masters_folder}"
+        raise UsageError(f"{path} does not exist: run `{command}` first.")
+    return path
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("name")
-    parser.add_argument("submissions", type=Path)
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="\n".join(__doc__.splitlines()[2:]),
+    )
+    parser.add_argument("name", help="the assignment")
+    parser.add_argument(
+        "submissions", type=Path, help="folder of submitted files"
+    )
     parser.add_argument("--out", type=Path, default=Path("grades.csv"))
-    parser.add_argument("--autograder", type=Path)
+    parser.add_argument(
+        "--feedback",
+        type=Path,
+        help="folder for the students' feedback files (default: "
+        "OUT-feedback/)",
+    )
+    parser.add_argument(
+        "--masters",
+        type=Path,
+        default=ASSIGNMENTS,
+        help="the folder of masters the assignment was built from",
+    )
+    parser.add_argument(
+        "--autograder",
+        type=Path,
+        help="an autograder .json (default: from the build)",
+    )
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=1,
+        help="submissions graded at a time",
+    )
+    defaults = Limits()
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=defaults.timeout,
+        help="seconds for a whole submission (default: %(default)g)",
+    )
+    parser.add_argument(
+        "--cell-timeout",
+        type=float,
+        default=defaults.cell_timeout,
+        help="seconds for one cell or test; a cell that runs longer is "
+        "stopped and the notebook goes on (default: %(default)g)",
+    )
+    parser.add_argument(
+        "--memory",
+        type=int,
+        default=defaults.memory_mb,
+        help="megabytes of memory per submission (default: %(default)d)",
+    )
+    parser.add_argument(
+        "--student-pattern",
+        help="regular expression with a group (?P<student>...) matched "
+        "against each file's path in the folder; default: the names "
+        "Canvas, Moodle and Blackboard give downloads, name_name_12345_..., "
+        "or one folder per student",
+    )
+    parser.add_argument(
+        "--no-sandbox",
+        action="store_true",
+        help="run student code WITHOUT isolation, as you (dangerous)",
+    )
+    parser.add_argument(
+        "--bwrap", help="the bubblewrap program (default: bwrap)"
+    )
     args = parser.parse_args(argv)
-    autograder = args.autograder or ROOT / "_build" / "assignments" / args.name / f"{args.name}-autograder.zip"
-    if not autograder.exists():
-        raise SystemExit(f"{autograder} does not exist: run `python assignments/build.py {args.name}` first.")
-    write_csv(grade_folder(autograder, args.submissions), args.out)
-    print(f"wrote {args.out}", file=sys.stderr)
+    try:
+        if not args.submissions.is_dir():
+            raise UsageError(f"{args.submissions} is not a folder.")
+        if args.jobs < 1 or args.timeout <= 0 or args.cell_timeout <= 0:
+            raise UsageError(
+                "-j, --timeout and --cell-timeout must be positive."
+            )
+        autograder = autograder_for(args.name, args.masters, args.autograder)
+        feedback = args.feedback or args.out.with_name(
+            f"{args.out.stem}-feedback"
+        )
+        summary = grade_folder(
+            autograder,
+            args.submissions,
+            args.out,
+            feedback=feedback,
+            jobs=args.jobs,
+            limits=Limits(args.timeout, args.cell_timeout, args.memory),
+            sandboxed=not args.no_sandbox,
+            bwrap=args.bwrap,
+            student_pattern=args.student_pattern,
+        )
+    except (UsageError, SandboxUnavailable, BatchError) as error:
+        print(f"grade.py: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
+    if summary["ungraded"]:
+        raise SystemExit(1)
 
 
 if __name__ == "__main__":

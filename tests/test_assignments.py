@@ -1,46 +1,47 @@
-"""The assignment pipeline, end to end, for every master notebook in assignments/.
+"""The assignment pipeline, end to end, for every master in assignments/.
 
-Build it (which runs the solutions against every test), then grade three submissions with the
-autograder: the blank student notebook (scores 0), the solutions (full marks) and the solutions
-with the last question left unanswered (partial credit: everything but that question; the last,
-because later questions may build on earlier ones).
+Build it (which runs the solutions against every test and grades the
+solutions and the blank notebook with the checker), run the student notebook
+as a student does, export included, then grade three submissions in the
+sandbox: the blank student notebook (scores 0), the solutions (full marks)
+and the solutions with the last question left unanswered (partial credit:
+everything but that question; the last, because later questions may build
+on earlier ones). tests/test_grading.py holds the hostile submissions.
 """
 
-import copy
+import csv
 import html
 import json
 import re
+import subprocess
 import sys
+import warnings
 from pathlib import Path
 
+import hostile_submissions
 import nbformat
 import pytest
 import yaml
+from assignment_mistakes import MISTAKES
 from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "assignments"))
 
-from build import build, hidden_lines, masters, otter_questions  # noqa: E402
-from grade import grade_folder  # noqa: E402
+from build import (  # noqa: E402
+    build,
+    hidden_lines,
+    leaks,
+    masters,
+    otter_questions,
+    shown,
+    visible_lines,
+)
+from grading.batch import grade_folder  # noqa: E402
 
 MASTERS = masters()
 CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text())
-
-
-def answer_cells(nb):
-    """Map question name -> indices of its code answer cells (those just before its check cell)."""
-    owners, pending = {}, []
-    for i, cell in enumerate(nb["cells"]):
-        source = "".join(cell["source"])
-        if cell["cell_type"] == "code" and "otter_answer_cell" in cell[
-            "metadata"
-        ].get("tags", []):
-            pending.append(i)
-        elif source.startswith('grader.check("'):
-            owners[source.split('"')[1]] = pending
-            pending = []
-    return owners
+PARTS = ["I", "II", "III", "IV", "V", "VI"]
 
 
 @pytest.fixture(scope="module", params=MASTERS, ids=lambda p: p.stem)
@@ -50,8 +51,14 @@ def built(request, tmp_path_factory):
     return master, target
 
 
-def test_there_are_assignments():
-    assert MASTERS
+def test_there_are_assignments_for_the_preliminaries_and_every_part():
+    page = (ROOT / "assignments.md").read_text()
+    covered = set(re.findall(r"\| Part (I{1,3}|IV|VI?|V)\b", page))
+    assert set(PARTS) <= covered, (
+        f"no assignment for Part {set(PARTS) - covered}"
+    )
+    assert "| Preliminaries: {doc}`chapters/00-preliminaries`" in page
+    assert len(MASTERS) == len(PARTS) + 1
 
 
 def test_committed_student_copy_is_current(built):
@@ -64,7 +71,8 @@ def test_committed_student_copy_is_current(built):
     assert [(c["cell_type"], c["source"]) for c in committed["cells"]] == [
         (c["cell_type"], c["source"]) for c in fresh["cells"]
     ], (
-        f"run `python assignments/build.py {name}` and commit assignments/{name}/student/"
+        f"run `python assignments/build.py {name}` and commit "
+        f"assignments/{name}/student/"
     )
     assert committed["metadata"]["otter"] == fresh["metadata"]["otter"]
 
@@ -76,69 +84,162 @@ def test_colab_cell_uses_the_configured_repository(built):
     assert f"assignments/{master.stem}/student" in text
 
 
-def test_student_notebook_runs_headless_with_blank_answers(built):
-    master, target = built
-    path = target / "student" / f"{master.stem}.ipynb"
+def run_student_notebook(path, export):
+    """Execute a student notebook in its folder, as a student does (the
+    export cell only if ``export``); return the executed notebook."""
     nb = nbformat.read(path, as_version=4)
-    nb.cells = [
-        c for c in nb.cells if "grader.export" not in c.source
-    ]  # export writes a zip; not needed here
-    NotebookClient(
-        nb, timeout=120, resources={"metadata": {"path": str(path.parent)}}
-    ).execute()
+    if not export:
+        nb.cells = [
+            c for c in nb.cells if "\ngrader.export(" not in f"\n{c.source}"
+        ]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the test's own kernel's warnings
+        NotebookClient(
+            nb, timeout=180, resources={"metadata": {"path": str(path.parent)}}
+        ).execute()
+    return nb
+
+
+def test_blank_student_notebook_runs_headless(built, tmp_path):
+    """The checks of a blank notebook give feedback, not a crash."""
+    master, target = built
+    path = tmp_path / f"{master.stem}.ipynb"
+    path.write_text((target / "student" / path.name).read_text())
+    nb = run_student_notebook(path, export=False)
     checks = [c for c in nb.cells if c.source.startswith('grader.check("')]
     shown = [
         json.dumps([o.get("data", o.get("text")) for o in c.outputs])
         for c in checks
     ]
-    assert checks and all("failed" in text for text in shown), (
-        shown
-    )  # feedback, not a crash
+    assert checks and all("failed" in text for text in shown), shown
 
 
-def test_grading_blank_correct_and_partial_submissions(built, tmp_path):
+def test_every_master_has_the_same_otter_cell():
+    """The cell that creates the grader (and keeps the export quiet) is the
+    same in every master, so one export, below, checks them all."""
+    cells = set()
+    for master in MASTERS:
+        sources = [
+            "".join(c["source"])
+            for c in json.loads(master.read_text())["cells"]
+        ]
+        (cell,) = [s for s in sources if "otter.Notebook(" in s]
+        cells.add(cell.replace(master.stem, "NAME"))
+    assert len(cells) == 1, cells
+
+
+def test_export_shows_no_warning_and_leaves_only_ignored_files(tmp_path):
+    """A student exports: the zip is written without a (red) warning, and git
+    ignores what the export leaves beside the notebook."""
+    name = "gradients-and-duality"
+    path = tmp_path / f"{name}.ipynb"
+    student = ROOT / "assignments" / name / "student" / path.name
+    path.write_text(student.read_text())
+    nb = run_student_notebook(path, export=True)
+    (export,) = [
+        c
+        for c in nb.cells
+        if c.cell_type == "code" and "\ngrader.export(" in f"\n{c.source}"
+    ]
+    streams = [o for o in export.outputs if o.output_type == "stream"]
+    assert not [o for o in streams if o.name == "stderr"], streams
+    assert not [o for o in export.outputs if o.output_type == "error"]
+    left = sorted(p.name for p in tmp_path.iterdir() if p != path)
+    assert ".OTTER_LOG" in left and any(p.endswith(".zip") for p in left), left
+    folder = f"assignments/{name}/student"
+    ignored = subprocess.run(
+        ["git", "check-ignore", *(f"{folder}/{p}" for p in left)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert sorted(ignored.stdout.split()) == [f"{folder}/{p}" for p in left]
+
+
+@pytest.fixture(scope="module")
+def graded(built, tmp_path_factory):
+    """One sandboxed batch per assignment: the blank student notebook, the
+    solutions, the solutions without the last question, and the plausible
+    mistakes of assignment_mistakes.py (the solutions with one change)."""
     master, target = built
     name = master.stem
+    base = tmp_path_factory.mktemp(f"graded-{name}")
+    folder = base / "submissions"
+    folder.mkdir()
     student = json.loads((target / "student" / f"{name}.ipynb").read_text())
-    solutions = json.loads(
-        (target / "solutions" / f"{name}.ipynb").read_text()
+    solutions = (target / "solutions" / f"{name}.ipynb").read_text()
+    autograded = [
+        q["name"] for q in otter_questions(master) if not q.get("manual")
+    ]
+    partial = hostile_submissions.answered(
+        student, json.loads(solutions), autograded[:-1]
     )
-    autograded = [q for q in otter_questions(master) if not q.get("manual")]
-    left_out = autograded[-1]
-
-    partial = copy.deepcopy(student)
-    for question, cells in answer_cells(student).items():
-        for i in cells:
-            if question != left_out["name"]:
-                assert (
-                    student["cells"][i]["source"][0]
-                    == solutions["cells"][i]["source"][0]
-                )
-                partial["cells"][i]["source"] = solutions["cells"][i]["source"]
-
-    submissions = tmp_path / "submissions"
-    submissions.mkdir()
     for label, nb in [
         ("blank", student),
-        ("correct", solutions),
+        ("correct", json.loads(solutions)),
         ("partial", partial),
     ]:
-        (submissions / f"{label}.ipynb").write_text(json.dumps(nb))
-    rows = {
-        r["submission"]: r
-        for r in grade_folder(target / f"{name}-autograder.zip", submissions)
-    }
+        (folder / f"{label}.ipynb").write_text(json.dumps(nb))
+    for i, (_, label, right, wrong) in enumerate(MISTAKES[name]):
+        nb = json.loads(solutions)
+        hits = 0
+        for cell in nb["cells"]:
+            source = "".join(cell["source"])
+            hits += source.count(right) if cell["cell_type"] == "code" else 0
+            cell["source"] = source.replace(right, wrong)
+        assert hits == 1, f"{name}, {label}: the solution code has changed"
+        (folder / f"mistake_{i}.ipynb").write_text(json.dumps(nb))
+    grade_folder(
+        target / f"{name}-autograder.json",
+        folder,
+        base / "grades.csv",
+        jobs=2,
+        log=lambda text: None,
+    )
+    with open(base / "grades.csv", newline="") as f:
+        rows = {r["submission"]: r for r in csv.DictReader(f)}
+    return master, rows, base / "grades-feedback"
 
+
+def test_grading_blank_correct_and_partial_submissions(graded):
+    master, rows, _ = graded
+    autograded = [q for q in otter_questions(master) if not q.get("manual")]
+    left_out = autograded[-1]
     possible = sum(q["points"] for q in autograded)
     assert all(
-        r["possible"] == possible and not r["error"] for r in rows.values()
-    )
-    assert rows["blank.ipynb"]["total"] == 0
-    assert rows["correct.ipynb"]["total"] == possible
-    assert rows["partial.ipynb"][left_out["name"]] == 0
-    assert rows["partial.ipynb"]["total"] == possible - left_out["points"]
+        float(r["possible"]) == possible and r["status"] == "graded"
+        for r in rows.values()
+    ), rows
+    assert float(rows["blank.ipynb"]["total"]) == 0
+    assert float(rows["correct.ipynb"]["total"]) == possible
+    assert float(rows["partial.ipynb"][left_out["name"]]) == 0
+    partial_total = float(rows["partial.ipynb"]["total"])
+    assert partial_total == possible - left_out["points"]
     for q in autograded[:-1]:
-        assert rows["partial.ipynb"][q["name"]] == q["points"]
+        assert float(rows["partial.ipynb"][q["name"]]) == q["points"]
+    assert not any(r["flags"] for r in rows.values())
+
+
+def test_hidden_tests_catch_plausible_mistakes(graded):
+    """Each mistake of assignment_mistakes.py keeps the right shapes, so the
+    question's public tests pass, but a hidden test fails; the questions
+    before it keep full marks (later ones may build on it), and nothing is
+    flagged."""
+    master, rows, feedback = graded
+    points = {q["name"]: q["points"] for q in otter_questions(master)}
+    for i, (question, label, _, _) in enumerate(MISTAKES[master.stem]):
+        row = rows[f"mistake_{i}.ipynb"]
+        text = (feedback / f"mistake_{i}.ipynb.md").read_text()
+        section = text.split(f"## {question}:")[1].split("\n## ")[0]
+        assert "public test 1: passed" in section, (label, section)
+        assert not re.search(r"public test \d+: failed", section), (
+            label,
+            section,
+        )
+        assert re.search(r"hidden test \d+: failed", section), (label, section)
+        earlier = [q for q in points if q in row and q < question]
+        assert all(float(row[q]) == points[q] for q in earlier), (label, row)
+        assert row["status"] == "graded" and not row["flags"], (label, row)
 
 
 def test_assignments_page_links_every_student_notebook(built):
@@ -157,53 +258,64 @@ def test_assignments_page_links_every_student_notebook(built):
     )
 
 
-def normalised_text(path):
-    """Visible text of a built file: tags dropped, entities decoded, white space folded."""
-    text = path.read_text(errors="replace")
+def site_lines(path):
+    """The lines of a built file as a reader sees them, white space folded."""
     if path.suffix == ".ipynb":
-        text = "\n".join(
-            "".join(c["source"]) for c in json.loads(text)["cells"]
-        )
-    elif path.suffix == ".html":
+        return visible_lines(path)
+    text = path.read_text(errors="replace")
+    if path.suffix == ".html":
         text = html.unescape(re.sub(r"<[^>]+>", "", text))
-    return re.sub(r"\s+", " ", text)
+    return {re.sub(r"\s+", " ", line).strip() for line in text.splitlines()}
 
 
 def test_built_site_contains_no_solution_or_hidden_test(site):
-    """Masters never reach the website: no solution line and no hidden test, in any file."""
-    corpus = " ".join(
-        normalised_text(p)
-        for p in site.rglob("*")
-        if p.is_file()
-        and p.suffix in (".html", ".js", ".ipynb", ".md", ".txt", ".py")
-    )
-    # A generic line such as `rng = np.random.default_rng(3)` may be hidden in a master and also
-    # appear in a chapter; only lines the book's own sources do not contain count as secrets.
-    book_sources = " ".join(
-        normalised_text(p)
-        for p in [*ROOT.glob("*.md"), *ROOT.glob("chapters/*")]
-        if p.suffix in (".md", ".ipynb")
-    )
+    """Masters never reach the website: no solution line and no hidden test,
+    however short, in any file (notebooks' metadata included)."""
+    corpus = set()
+    for p in site.rglob("*"):
+        if p.is_file() and p.suffix in (
+            ".html",
+            ".js",
+            ".ipynb",
+            ".md",
+            ".txt",
+            ".py",
+        ):
+            corpus |= site_lines(p)
+    text = "\n".join(corpus)
+    # A generic line such as `rng = np.random.default_rng(3)` may be hidden in
+    # a master and also appear in a chapter; only lines the book's own
+    # sources do not contain count as secrets.
+    book = set()
+    for p in [*ROOT.glob("*.md"), *ROOT.glob("chapters/*")]:
+        if p.suffix in (".md", ".ipynb"):
+            book |= site_lines(p)
     for master in MASTERS:
-        secrets = [re.sub(r"\s+", " ", line) for line in hidden_lines(master)]
-        secrets = [line for line in secrets if line not in book_sources]
+        secrets = [line for line in hidden_lines(master) if line not in book]
         assert len(secrets) >= 5, (
-            f"{master.stem}: too few distinctive hidden lines to test for leaks"
+            f"{master.stem}: too few distinctive hidden lines to test"
         )
-        leaked = [line for line in secrets if line in corpus]
+        leaked = [line for line in secrets if shown(line, corpus, text)]
         assert not leaked, f"{master.stem}: the website contains {leaked[:3]}"
-        # The search itself works: the downloadable student notebook's questions are in the corpus.
+        # The search itself works: the student notebook's questions are there.
         question = next(
             line
             for line in json.loads(master.read_text())["cells"][1]["source"]
             if len(line) > 40
         )
-        assert re.sub(r"\s+", " ", question.strip()) in corpus
+        assert re.sub(r"\s+", " ", question.strip()) in text
 
 
 def test_hidden_lines_are_found_and_kept_from_students(built):
     master, target = built
     secrets = hidden_lines(master)
     assert secrets, "a master should have solutions and hidden tests"
-    student = (target / "student" / f"{master.stem}.ipynb").read_text()
-    assert not [line for line in secrets if line in student]
+    student = target / "student" / f"{master.stem}.ipynb"
+    assert not leaks(master, student)
+    # The check sees short lines and otter's doctest copies of the tests.
+    leaky = json.loads(student.read_text())
+    short = min(secrets, key=len)
+    leaky["metadata"]["otter"]["tests"]["extra"] = {"code": f">>> {short}\n"}
+    copy = target / "leaky.ipynb"
+    copy.write_text(json.dumps(leaky))
+    assert leaks(master, copy) == [short]
