@@ -46,6 +46,7 @@ QUIZ_COLOURS = {
     "--jq-multiple-choice-bg": "#0063a0",
     "--jq-numeric-bg": "#0063a0",
     "--jq-mc-button-bg": "#fafafa",
+    "--jq-mc-button-border": "#b0b0b0",
     "--jq-numeric-input-bg": "#fafafa",
     "--jq-numeric-input-label": "#fafafa",
     "--jq-correct-color": "#006d3a",
@@ -56,9 +57,12 @@ QUIZ_STYLE = """<style>
 #{id} .Quiz {{ font-size: 1rem; line-height: 1.4; }}
 #{id} .MCButton {{ color: #1a1a1a; font-size: 0.95rem; }}
 #{id} .Input-text {{ color: #1a1a1a; font-size: 1rem; }}
+#{id} .InpLabel {{ color: #1a1a1a; background: #fafafa; font-size: 0.95rem;
+  padding: 0 0.5em; border-radius: 0.2em; }}
 #{id} .Feedback {{ font-size: 0.95rem; text-align: left; margin: 0.4em 0;
   padding: 0.4em 0.7em; background: #fafafa; color: #1a1a1a;
   border-left: 0.4em solid; border-radius: 0.2em; }}
+#{id} .Feedback:empty {{ display: none; }}
 #{id} .Feedback.correct {{ border-color: var(--jq-correct-color); }}
 #{id} .Feedback.incorrect {{ border-color: var(--jq-incorrect-color); }}
 #{id} .correctButton, #{id} .incorrectButton {{ color: #fafafa; }}
@@ -239,7 +243,7 @@ class _SelfCheck:
         lines = ["**Check your understanding.**", ""]
         answers = []
         for number, question in enumerate(self.questions, 1):
-            lines.append(f"{number}. {question['question']}")
+            lines += [f"{number}. {question['question']}", ""]
             if question["type"] == "multiple_choice":
                 for k, answer in enumerate(question["answers"]):
                     lines.append(f"   ({_letter(k)}) {answer['answer']}")
@@ -249,7 +253,7 @@ class _SelfCheck:
             lines.append("")
             right = next(a for a in question["answers"] if a.get("correct"))
             answers.append(
-                f"{number}. {_right_answer(question)}. {right['feedback']}"
+                f"{number}. **{_right_answer(question)}.** {right['feedback']}"
             )
         # The PDF edition moves this container to the appendix.
         fence = ":::"

@@ -268,6 +268,9 @@ class _InteractiveFigure:
                     "draw must return the matplotlib Figure it drew on "
                     f"(e.g. `return fig`), not {type(figure).__name__}."
                 )
+            if figure.get_layout_engine() is None:
+                # a fixed canvas with the labels inside it: frames of one size
+                figure.set_layout_engine("constrained")
             self.frames[index] = _png(figure)
             if index == tuple(self.start_index):
                 self.start_pdf = _savefig(figure, "pdf")
