@@ -90,8 +90,8 @@ def test_self_check_markdown_for_the_pdf_sets_the_answers_apart():
     assert "1. Which sign" in questions and "(a) λ ≥ 0" in questions
     assert "(b) λ ≤ 0" in questions and "2. What is" in questions
     assert "Yes: ..." not in questions and "√25" not in questions
-    assert "1. (a) λ ≥ 0. Yes: ..." in answers
-    assert "2. 5. √25." in answers
+    assert "1. **(a) λ ≥ 0.** Yes: ..." in answers
+    assert "2. **5.** √25." in answers
 
 
 @pytest.mark.parametrize(
