@@ -70,12 +70,27 @@ QUIZ_STYLE = """<style>
 </style>"""
 # On the website the page's MathJax loads after the quiz's script; jupyterquiz
 # reads MathJax.version once it exists, so its code runs when MathJax is ready
-# (at once where there is no page MathJax, as in JupyterLab).
+# (at once where there is no page MathJax, as in JupyterLab). jupyterquiz calls
+# MathJax.typeset after each answer, which JupyterLab's MathJax object lacks:
+# before each answer, a missing typeset is mapped to typesetPromise (the text
+# has no maths to typeset, see self_check).
 QUIZ_SCRIPT = """<script>
 (function () {{
   function run() {{
 {script}
   }}
+  function mapTypeset() {{
+    var mathjax = window.MathJax;
+    if (mathjax && typeof mathjax.typeset !== "function")
+      mathjax.typeset = function (elements) {{
+        if (typeof mathjax.typesetPromise === "function")
+          return mathjax.typesetPromise(elements);
+      }};
+  }}
+  var quiz = document.getElementById("{id}");
+  ["click", "keydown", "keypress"].forEach(function (event) {{
+    quiz.addEventListener(event, mapTypeset, true);
+  }});
   function whenMathJaxIsReady() {{
     var mathjax = window.MathJax;
     if (!mathjax) run();
@@ -236,7 +251,7 @@ class _SelfCheck:
             + "</div>"
             + renderer.build_styles(div_id, QUIZ_COLOURS)
             + QUIZ_STYLE.format(id=div_id)
-            + QUIZ_SCRIPT.format(script=script)
+            + QUIZ_SCRIPT.format(script=script, id=div_id)
         )
 
     def _repr_markdown_(self):
