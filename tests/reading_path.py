@@ -9,12 +9,16 @@ what is set aside, and the core path's reading time, the number the chapter's
 two agree). CONTRIBUTING.md, "A student's path", describes the parts:
 
 - **folded**: verification cells, whose first line is ``# Verification: ...``
-  (folded on the website and in JupyterLab, still executed);
+  (folded on the website and in JupyterLab, still executed), and the code of
+  cells tagged ``hide-input`` (figures whose code only draws: the figure shows,
+  its code is folded);
 - **deeper**: the "Going deeper" section;
 - **slips**: the "Common slips" section;
 - **exercises**: the "Exercises" section, with the worked solutions;
 - **core**: everything else, the summary and the self-check questions
-  included (cells tagged ``remove-cell`` are not shown, so not counted).
+  included (their questions and answers count as prose; cells and sources
+  the reader does not see, tagged ``remove-cell`` or ``remove-input``, do
+  not count).
 
 The second folds the chapter's verification cells: for every code cell whose
 first line is ``# Verification: <what it establishes>``, it sets the tag
@@ -22,7 +26,8 @@ first line is ``# Verification: <what it establishes>``, it sets the tag
 under that summary), and ``jupyter.source_hidden`` and ``outputs_hidden``
 (JupyterLab folds it, showing the first line). It also hides the source of
 the self-check cells (``self_check(...)``, which holds the answers): tag
-``remove-input`` and ``jupyter.source_hidden``. Run it after writing or
+``remove-input`` and ``jupyter.source_hidden``; and it folds the source of
+cells tagged ``hide-input`` in JupyterLab too. Run it after writing or
 changing such a cell; tests/test_conventions.py checks the metadata.
 
 Sizes are prose words (an inline formula counts as one word), display
@@ -119,12 +124,14 @@ def sections(nb):
     """Yield (part, cell) for every shown cell, in order."""
     part = "core"
     for cell in nb["cells"]:
-        if "remove-cell" in cell["metadata"].get("tags", []):
+        if "remove-cell" in tags(cell):
             continue
         if cell["cell_type"] == "markdown":
             for heading in re.findall(r"^## (.+)$", source(cell), re.M):
                 part = SET_ASIDE.get(heading.strip().lower(), "core")
-        if part == "core" and is_verification(cell):
+        if part == "core" and (
+            is_verification(cell) or "hide-input" in tags(cell)
+        ):
             yield "folded", cell
         else:
             yield part, cell
@@ -137,7 +144,9 @@ def reading_path(nb):
         text = source(cell)
         if cell["cell_type"] == "markdown":
             parts[part].add(markdown_size(text))
-        elif cell["cell_type"] == "code":
+        elif is_self_check(cell):  # its source is hidden: the questions show
+            parts[part].add(markdown_size(self_check_text(text)))
+        elif cell["cell_type"] == "code" and "remove-input" not in tags(cell):
             parts[part].add(code_size(text))
     return parts
 
@@ -156,6 +165,23 @@ def format_minutes(minutes):
     )
 
 
+def tags(cell):
+    return cell["metadata"].get("tags", [])
+
+
+def self_check_text(text):
+    """The text a reader sees of a self_check(...) cell: the questions and
+    their answers (the feedback shows one answer at a time, so not counted)."""
+    import ast
+
+    (call,) = ast.parse(text).body
+    questions = ast.literal_eval(call.value.args[0])
+    return "\n".join(
+        " ".join([q["question"], *(a.get("answer", "") for a in q["answers"])])
+        for q in questions
+    )
+
+
 def is_self_check(cell):
     return cell["cell_type"] == "code" and source(cell).startswith(
         "self_check("
@@ -169,6 +195,8 @@ def fold_verifications(path):
 
     nb = nbformat.read(path, as_version=4)
     for cell in nb.cells:
+        if "hide-input" in cell.metadata.get("tags", []):
+            cell.metadata["jupyter"] = {"source_hidden": True}
         if is_self_check(cell):
             tags = cell.metadata.setdefault("tags", [])
             if "remove-input" not in tags:
