@@ -1,16 +1,23 @@
 """The book's conventions (CONTRIBUTING.md), checked on every chapter and on mllib itself."""
 
 import ast
+import functools
 import json
 import re
 import subprocess
 import sys
+import types
 from pathlib import Path
 
+import pybtex.database
+import pybtex_docutils
 import pytest
 import reading_path
+import sphinxcontrib.bibtex.plugin
 import yaml
 from chapters_to_convert import with_conversion_marks
+from sphinxcontrib.bibtex.domain import SphinxReferenceInfo
+from sphinxcontrib.bibtex.style.referencing import format_references
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = sorted((ROOT / "chapters").glob("*.ipynb"))
@@ -18,6 +25,9 @@ CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text())
 COLAB_INSTALL_URL = (
     f"{CONFIG['repository']['url']}@{CONFIG['repository']['branch']}"
 )
+BIBLIOGRAPHY = pybtex.database.parse_file(ROOT / "references.bib")
+# A link to "#" followed by bibliography keys: [[Author, Year]](#key1,key2).
+LINK_TO_ANCHOR = re.compile(r"\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(#([^)\s]+)\)")
 
 
 def toc_files():
@@ -44,6 +54,39 @@ def sources(nb, cell_type):
         "".join(c["source"])
         for c in nb["cells"]
         if c["cell_type"] == cell_type
+    ]
+
+
+@functools.cache
+def citation_text(keys):
+    """What the website prints for a citation of `keys` (a tuple): sphinxcontrib-bibtex's
+    own author-year formatting, rendered as plain citation nodes instead of links."""
+    style = sphinxcontrib.bibtex.plugin.find_plugin(
+        "sphinxcontrib.bibtex.style.referencing",
+        CONFIG["sphinx"]["config"]["bibtex_reference_style"],
+    )()
+    info = SphinxReferenceInfo(
+        builder=types.SimpleNamespace(name="rinoh"),  # plain nodes, no URI
+        fromdocname="",
+        todocname="",
+        citation_id="",
+        title=None,
+        pre_text="",
+        post_text="",
+    )
+    references = [(BIBLIOGRAPHY.entries[key], None, info) for key in keys]
+    nodes = format_references(style, "p", references).render(
+        pybtex_docutils.Backend()
+    )
+    return "".join(node.astext() for node in nodes)
+
+
+def citations(markdown):
+    """(link text, keys) of every citation link in a chapter's markdown."""
+    return [
+        (text, tuple(target.split(",")))
+        for text, target in LINK_TO_ANCHOR.findall(markdown)
+        if set(target.split(",")) & set(BIBLIOGRAPHY.entries)
     ]
 
 
@@ -170,7 +213,7 @@ class TestChapter:
         assert markdown.count(":class: dropdown") >= markdown.count(
             "```{solution-start}"
         ), "solutions in dropdowns"
-        assert "## Summary" in markdown and "{cite}" in markdown, (
+        assert "## Summary" in markdown and citations(markdown), (
             "summary and references"
         )
 
@@ -201,8 +244,66 @@ class TestChapter:
             f"labels should share one chapter prefix, found {prefixes}"
         )
 
+    def test_second_cell_sends_colab_readers_to_the_website(self, path):
+        """Colab renders no MyST: a one-line note, hidden on the website and in the PDF,
+        points to the chapter's page on the website (html.baseurl in _config.yml)."""
+        note = load(path)["cells"][1]
+        page = path.relative_to(ROOT).with_suffix(".html").as_posix()
+        url = f"{CONFIG['html']['baseurl'].rstrip('/')}/{page}"
+        source = "".join(note["source"])
+        assert note["cell_type"] == "markdown" and "\n" not in source
+        assert "remove-cell" in note["metadata"].get("tags", [])
+        assert f"({url})" in source, f"the note should link to {url}"
+
+    def test_markdown_uses_forms_jupyterlab_renders(self, path):
+        """jupyterlab-myst reads no bibliography and resolves no {doc}: cite with a link
+        whose text is the website's citation, and link pages as [Title](file)."""
+        markdown = "\n".join(sources(load(path), "markdown"))
+        for role, instead in [
+            ("cite", "[[Author, Year]](#key)"),
+            ("doc", "[Title](other-chapter.ipynb)"),
+        ]:
+            found = re.findall(rf"\{{{role}(?::\w+)?\}}`[^`]*`", markdown)
+            assert not found, f"write {found[0]} as {instead}"
+        assert not re.search(r"^`{3,}\{only\}", markdown, re.M), (
+            "no {only} block in a chapter: JupyterLab shows an unknown directive"
+        )
+        for text, keys in citations(markdown):
+            assert set(keys) <= set(BIBLIOGRAPHY.entries), (
+                f"{keys}: not all in references.bib"
+            )
+            assert text == citation_text(keys), (
+                f"citation of {','.join(keys)} reads {text}; "
+                f"the website prints {citation_text(keys)}"
+            )
+
+    def test_solution_code_is_folded_in_jupyterlab(self, path):
+        """A gated solution's code cells sit outside its dropdown in JupyterLab, which folds
+        them only when their metadata says so (the website ignores the key)."""
+        inside = False
+        for cell in load(path)["cells"]:
+            source = "".join(cell["source"])
+            if cell["cell_type"] == "markdown":
+                markers = re.findall(
+                    r"```\{(solution-start|solution-end)\}", source
+                )
+                inside = markers[-1] == "solution-start" if markers else inside
+            elif inside:
+                assert cell["metadata"].get("jupyter") == {
+                    "source_hidden": True,
+                    "outputs_hidden": True,
+                }, f"{path.name}: fold this solution cell:\n{source[:200]}"
+
     def test_no_global_random_seed(self, path):
         assert "np.random.seed" not in "\n".join(sources(load(path), "code"))
+
+
+def test_citation_text_is_the_websites():
+    """Guards the check above against comparing nonsense."""
+    assert (
+        citation_text(("magnus2019matrix",)) == "[Magnus and Neudecker, 2019]"
+    )
+    assert citation_text(("hastie2009elements",)) == "[Hastie et al., 2009]"
 
 
 def test_mllib_never_forms_an_explicit_inverse_or_seeds_globally():
