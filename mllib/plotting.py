@@ -206,8 +206,8 @@ def interactive_figure(draw, /, *, start=None, **parameters):
     **parameters : 1-D sequence
         For each keyword argument of ``draw``, the values its slider steps
         through, in order. A frame is drawn for every combination, so keep
-        the product of their lengths small (about 50 frames cost a few
-        seconds and about a megabyte of page).
+        the product of their lengths small: the 38 frames of chapter 00 take
+        about 7 s to draw and add 1.6 MB to its web page.
     """
     from IPython.display import display
 
