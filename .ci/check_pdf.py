@@ -12,7 +12,11 @@ check fails (exit status 1) on what a reader would see as a broken book:
 - a cell output printed as a text repr instead of its figure or widget, e.g.
   ``<Figure size 640x480 with 1 Axes>`` for a figure with no PDF or PNG form, or
   ``interactive(children=...)`` for a widget;
-- a blank page (no text between the running head and the foot).
+- a blank page (no text between the running head and the foot);
+- a line of code of at most 79 characters (the book's line length) wrapped onto a second
+  line, which Sphinx marks with a continuation arrow: the code column is too narrow.
+  Longer lines, which the convention tests reject in converted chapters, and wrapped
+  cell outputs are counted and reported, not failed.
 
 With ``--pages``, it also renders the pages a reader would look at first (title, contents,
 a theorem with its proof, an exercise, a solution, a figure, the bibliography) as PNG files
@@ -287,6 +291,57 @@ def render_previews(pdf, texts, out_dir):
     shutil.rmtree(thumbnails)
 
 
+# --- Wrapped code -------------------------------------------------------------------------------
+
+CONTINUATION = (
+    "\u21aa"  # the arrow Sphinx sets at the start of a wrapped verbatim line
+)
+MAX_CODE_LINE = 79
+
+
+def code_lines(tex):
+    """Every line of code in the LaTeX source: cell inputs (sphinxVerbatimInput) and code
+    blocks (sphinxVerbatim, e.g. the mllib source chapters show)."""
+    lines = []
+    for env in ("sphinxVerbatimInput", "sphinxVerbatim"):
+        pattern = r"\\begin\{%s\}(?:\[[^]]*\])?(.*?)\\end\{%s\}" % (env, env)
+        for block in re.findall(pattern, tex, re.S):
+            lines += unescape_verbatim(block).splitlines()
+    return lines
+
+
+def _squeezed(text):
+    return re.sub(r"[\s\u2423]", "", text)  # no spaces, no visible-space marks
+
+
+def wrapped_code(page_texts_, tex):
+    """(short, long, other): the wrapped lines of code of at most MAX_CODE_LINE characters,
+    the wrapped longer ones, and the other wrapped lines (outputs), as (page, text).
+
+    A wrapped line is the line before a continuation arrow plus the text after it; it is
+    found among the source's code lines with all spaces removed (pdftotext lays out
+    spaces its own way)."""
+    code = {}
+    for line in code_lines(tex):
+        code.setdefault(_squeezed(line), []).append(line)
+    short, long, other = [], [], []
+    for page, text in enumerate(page_texts_, 1):
+        lines = text.splitlines()
+        for number, line in enumerate(lines):
+            if not line.strip().startswith(CONTINUATION) or number == 0:
+                continue
+            whole = _squeezed(lines[number - 1]) + _squeezed(line.strip()[1:])
+            sources = code.get(whole, [])
+            shown = (page, lines[number - 1].strip() + " " + line.strip())
+            if any(len(c.rstrip()) <= MAX_CODE_LINE for c in sources):
+                short.append(shown)
+            elif sources:
+                long.append(shown)
+            else:
+                other.append(shown)
+    return short, long, other
+
+
 # --- Main -------------------------------------------------------------------------------------------
 
 
@@ -319,6 +374,19 @@ def main(argv=None):
             f"blank page: {page}"
             for page in blank_pages(page_texts(pdf, body_only=True))
         ]
+        short, long, other = wrapped_code(
+            page_texts(pdf), tex.read_text(encoding="utf-8")
+        )
+        problems += [
+            f"a code line of at most {MAX_CODE_LINE} characters wrapped "
+            f"(page {page}): {text}"
+            for page, text in short
+        ]
+        if long or other:
+            print(
+                f"wrapped lines: {len(long)} of code longer than {MAX_CODE_LINE} "
+                f"characters, {len(other)} of cell outputs"
+            )
     else:
         problems.append(
             "pdftotext not found (install poppler-utils): pages not checked"

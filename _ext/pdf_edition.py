@@ -25,7 +25,14 @@ applies to every chapter without knowing any of them.
 - **Solutions** move to an appendix, one section per chapter, because print cannot fold
   them away as the website's dropdowns do: a reader should be able to try an exercise
   before seeing its solution. Each exercise says on which page its solution is, and each
-  solution on which page its exercise is.
+  solution on which page its exercise is. The answers to the **self-check questions**
+  (``mllib.notebook.self_check``) follow their chapter's solutions, for the same reason;
+  the questions stay where they are, with the page of their answers.
+- **Verification cells** (folded on the website; CONTRIBUTING.md, "A student's path")
+  stay where they are, in smaller type under their one-line summary: a check reads only
+  beside the claim it checks, whose variables it uses, and the small type lets a reader
+  skip it as the website's fold does. (sphinx-jupyterbook-latex would drop them, as it
+  drops every cell tagged ``hide-cell``.)
 - **Parts** read as on the website: the caption alone, without LaTeX's "Part II" (a caption
   such as "Part 1: Linear models" numbers itself).
 - **Back matter**: the page holding the bibliography becomes an unnumbered chapter, after
@@ -94,6 +101,47 @@ class ChapterNumbers(SphinxPostTransform):
                 )
                 for k, (_, doc, node_id) in enumerate(entries, 1):
                     env.toc_fignumbers[doc][figtype][node_id] = (*number, k)
+
+
+class VerificationCells(SphinxPostTransform):
+    """Keep folded verification cells in the PDF, in small type under their summary.
+
+    Runs before sphinx-jupyterbook-latex's transform (priority 400), which drops
+    every cell tagged ``hide-cell``.
+    """
+
+    default_priority = 300
+    builders = ("latex",)
+
+    def run(self):
+        for cell in list(self.document.findall(nodes.container)):
+            summary = (
+                cell.get("cell_metadata", {})
+                .get("mystnb", {})
+                .get("code_prompt_show", "")
+            )
+            if cell.get("nb_element") != "cell_code" or not summary.startswith(
+                "Verification: "
+            ):
+                continue
+            cell["classes"] = [
+                c for c in cell["classes"] if c != "tag_hide-cell"
+            ]
+            title = nodes.paragraph(
+                "",
+                "",
+                nodes.strong("", "Verification: "),
+                nodes.Text(summary[len("Verification: ") :]),
+                classes=["pdf-verification-summary"],
+            )
+            parent = cell.parent
+            at = parent.index(cell)
+            parent[at : at + 1] = [
+                _raw(r"\begin{pdfeditionverification}"),
+                title,
+                cell,
+                _raw(r"\end{pdfeditionverification}"),
+            ]
 
 
 def _chapter_headings(app, doctree):
@@ -277,6 +325,51 @@ def _page_link(label, what):
     return nodes.paragraph("", "", nodes.raw("", link, format="latex"))
 
 
+def _is_self_check_answers(node):
+    return isinstance(
+        node, nodes.container
+    ) and "self-check-answers" in node.get("classes", [])
+
+
+def _section_titles(doctree, condition):
+    """Map each node satisfying ``condition`` to the title of its innermost section."""
+    titles = {}
+    for section in doctree.findall(nodes.section):
+        if not (section.children and isinstance(section[0], nodes.title)):
+            continue
+        for node in section.findall(condition):
+            titles[node] = section[
+                0
+            ].astext()  # pre-order: an inner section wins
+    return titles
+
+
+def _self_check_answers(doctree):
+    """Move each self-check's answers out of the text; leave the page of the answers.
+
+    Returns {chapter: [nodes for the appendix]}.
+    """
+    titles = _section_titles(doctree, _is_self_check_answers)
+    by_chapter = {}
+    for k, (answers, chapter) in enumerate(
+        _documents_of(doctree, _is_self_check_answers).items()
+    ):
+        label = "pdf-edition-self-check-%d" % k
+        answers.parent.replace(
+            answers,
+            _page_link(label + "-answers", "Answers"),
+        )
+        heading = nodes.paragraph(
+            "",
+            "",
+            _raw(r"\phantomsection\label{%s-answers}" % label),
+            nodes.strong("", "Self-check: %s" % titles.get(answers, "")),
+        )
+        answers.insert(0, heading)
+        by_chapter.setdefault(chapter, []).append(answers)
+    return by_chapter
+
+
 def _solutions_appendix(app, doctree):
     from sphinx_exercise.nodes import is_exercise_node, solution_node
 
@@ -301,12 +394,16 @@ def _solutions_appendix(app, doctree):
             solution += _page_link(
                 "exercise:" + solution["target_label"], "Exercise"
             )
+    for chapter, answers in _self_check_answers(doctree).items():
+        by_chapter.setdefault(chapter, []).extend(answers)
     if not by_chapter:
         return None
+    order = [sof["docname"] for sof in doctree.findall(addnodes.start_of_file)]
     appendix = nodes.section(ids=["pdf-edition-solutions"])
     appendix += nodes.title("", app.config.pdf_solutions_title)
     appendix += nodes.paragraph("", app.config.pdf_solutions_intro)
-    for chapter, solutions in by_chapter.items():
+    for chapter in sorted(by_chapter, key=order.index):
+        solutions = by_chapter[chapter]
         title = env.titles[chapter].astext()
         # docname and names make this section the solutions' "parent document" for the
         # extensions that look one up (sphinx-proof, sphinx-exercise); start_of_file keeps
@@ -555,16 +652,18 @@ def setup(app):
     app.add_config_value("pdf_subtitle", "", "", str)
     app.add_config_value("pdf_front_matter_title", "About this book", "", str)
     app.add_config_value(
-        "pdf_solutions_title", "Solutions to the exercises", "", str
+        "pdf_solutions_title", "Solutions and answers", "", str
     )
     app.add_config_value(
         "pdf_solutions_intro",
-        "The worked solutions, chapter by chapter, each with the page of its exercise. Their "
-        "code ran during the build, like every other cell of the book.",
+        "The worked solutions of the exercises, chapter by chapter, each with the page of "
+        "its exercise, then the answers to the chapter's self-check questions. The code "
+        "ran during the build, like every other cell of the book.",
         "",
         str,
     )
     app.add_post_transform(ChapterNumbers)
+    app.add_post_transform(VerificationCells)
     app.connect("config-inited", _title_page_macros)
     app.connect("builder-inited", _latex_visitors)
     app.connect("doctree-resolved", _restructure)

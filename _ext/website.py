@@ -19,19 +19,48 @@
 5. **Drop duplicated inline scripts.** With Sphinx 7.4, the inline configuration scripts of
    sphinx-togglebutton and sphinx-thebe reach every page twice; the second
    ``const THEBE_JS_URL = ...`` is a SyntaxError in the reader's console.
+6. **The book's style sheet**, ``static/book/book.css``: a code column that holds 79
+   characters, and quiet summaries for folded verification cells.
+7. **A favicon and what a shared link shows.** ``static/book/favicon.ico`` is the pages'
+   icon and is also copied to the site's root, where browsers look for it on pages that
+   name none (Jupyter Book's ``index.html`` redirect). sphinxext-opengraph writes each
+   page's title, description and the book's preview picture (``static/book/
+   social-preview.png``; both drawn by ``brand.py``) as Open Graph metadata, with
+   absolute addresses under ``html.baseurl`` from ``_config.yml`` or, without one, the
+   repository's GitHub Pages address.
 """
 
 import json
 import posixpath
+import shutil
 from pathlib import Path
+from urllib.parse import urlsplit
 
 STATIC = Path(__file__).parent / "static"
+FAVICON = STATIC / "book" / "favicon.ico"
 REQUIRE_PRIORITY = 500  # MyST-NB adds require.js and embed-amd.js at Sphinx's default priority
 
 
 def configure(app, config):
     config.html_static_path.append(str(STATIC))
     config.html_theme_options.setdefault("navbar_persistent", [])
+    config.html_favicon = str(FAVICON)
+    config.ogp_site_name = config.ogp_site_name or config.html_title
+    if not config.ogp_site_url:
+        config.ogp_site_url = config.html_baseurl or github_pages_url(
+            config.html_theme_options.get("repository_url", "")
+        )
+
+
+def github_pages_url(repository):
+    """https://github.com/owner/name -> https://owner.github.io/name/"""
+    owner, _, name = urlsplit(repository).path.strip("/").partition("/")
+    return f"https://{owner}.github.io/{name}/" if owner and name else ""
+
+
+def favicon_at_the_root(app, exception):
+    if exception is None and app.builder.format == "html":
+        shutil.copy(FAVICON, Path(app.outdir) / "favicon.ico")
 
 
 # Widgets render on the window's load event, after MathJax (deferred) has started.
@@ -82,6 +111,8 @@ def drop_duplicate_scripts(app, pagename, templatename, context, doctree):
 
 def setup(app):
     app.connect("config-inited", configure)
+    app.add_css_file("book/book.css")
+    app.connect("build-finished", favicon_at_the_root)
     # both run after the extensions have added their scripts for the page (default priority 500)
     app.connect("html-page-context", configure_widgets, priority=800)
     app.connect("html-page-context", drop_duplicate_scripts, priority=900)

@@ -222,3 +222,23 @@ def test_main_fails_on_a_problem_and_passes_a_clean_build(
 
 def test_main_fails_without_a_build(tmp_path):
     assert check_pdf.main([str(tmp_path)]) == 1
+
+
+def test_wrapped_code_lines_are_found_and_sorted_by_length():
+    short_line = "x = " + "a" * 75  # 79 characters: must never wrap
+    long_line = "y = " + "b" * 90
+    tex = (
+        "\\begin{sphinxVerbatimInput}[commandchars=\\\\\\{\\}]\n"
+        f"\\PYG{{n}}{{{short_line}}}\n{long_line}\n"
+        "\\end{sphinxVerbatimInput}\n"
+        "\\begin{sphinxVerbatimOutput}\nan output wrapped\n"
+        "\\end{sphinxVerbatimOutput}\n"
+    )
+    pages = [
+        f"text\n {short_line[:70]}\u2423\n  \u21aa{short_line[70:]}\n",
+        f" {long_line[:80]}\n  \u21aa{long_line[80:]}\n an output\n  \u21aa wrapped\n",
+    ]
+    short, long, other = check_pdf.wrapped_code(pages, tex)
+    assert [page for page, _ in short] == [1]
+    assert [page for page, _ in long] == [2]
+    assert [page for page, _ in other] == [2]

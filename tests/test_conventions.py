@@ -1,5 +1,6 @@
 """The book's conventions (CONTRIBUTING.md), checked on every chapter and on mllib itself."""
 
+import ast
 import functools
 import json
 import re
@@ -11,8 +12,10 @@ from pathlib import Path
 import pybtex.database
 import pybtex_docutils
 import pytest
+import reading_path
 import sphinxcontrib.bibtex.plugin
 import yaml
+from chapters_to_convert import with_conversion_marks
 from sphinxcontrib.bibtex.domain import SphinxReferenceInfo
 from sphinxcontrib.bibtex.style.referencing import format_references
 
@@ -329,3 +332,247 @@ def test_config_makes_failing_cells_fail_the_build():
     )
     assert CONFIG["only_build_toc_files"] is True
     assert CONFIG["repository"]["branch"] == "main"
+
+
+# --- A student's path (issue 15) and code that fits (issue 17) --------------------
+# Strict expected failures for the chapters listed in chapters_to_convert.py.
+
+CONVERSION_GATE = with_conversion_marks(
+    CHAPTERS, stem=lambda p: p.stem, ids=lambda p: p.name
+)
+STUDENT_PATH_CHAPTERS = with_conversion_marks(
+    CHAPTERS, stem=lambda p: p.stem, ids=lambda p: p.name, strict=False
+)
+MAX_LINE = 79  # characters, as ruff format (pyproject.toml) and the page fit
+MAX_CORE_MINUTES = 135  # "about two hours" of reading (issue 15)
+MAX_INLINE_CORRECTIONS = 3
+MAX_CORRECTION_WORDS = 120
+LEARN_BOX = re.compile(
+    r"```\{admonition\} What you will learn\n(.*?)\n```", re.S
+)
+READING_TIME = re.compile(
+    r"\*\*Reading time:\*\* about (?:(\d+) h)? ?(?:(\d+) min)?"
+)
+CORRECTION_BOX = re.compile(r"```\{admonition\} Correction\n(.*?)\n```", re.S)
+# How a correction announces itself in prose: it belongs in a Correction box
+# (a trap a student will meet) or in the "Common slips" section.
+SLIP_PHRASE = re.compile(
+    r"\b(?:some|many|several|other|one set of) (?:lecture |course )?"
+    r"(?:notes|textbooks|texts|sources)\b"
+    r"|\b(?:is|are) (?:sometimes|often) (?:stated|written|given|described"
+    r"|claimed)\b",
+    re.I,
+)
+FIGURE_OR_EQUATION_REF = re.compile(
+    r"\{(?:eq|numref|ref)\}`(?:[^`<]*<)?((?:eq|fig)-[\w-]+)>?`"
+)
+EQUATION_LABEL = re.compile(r"\$\$\s*\((eq-[\w-]+)\)")
+
+
+def markdown_sections(nb):
+    """Yield (cell index, H2 section title or '', markdown source)."""
+    section = ""
+    for index, cell in enumerate(nb["cells"]):
+        if cell["cell_type"] != "markdown":
+            continue
+        text = "".join(cell["source"])
+        headings = re.findall(r"^## (.+)$", text, re.M)
+        yield index, section, text
+        if headings:
+            section = headings[-1].strip()
+
+
+def self_check_calls(nb):
+    """(cell index, number of questions) for each self_check(...) call."""
+    found = []
+    for index, cell in enumerate(nb["cells"]):
+        if cell["cell_type"] != "code" or "self_check(" not in "".join(
+            cell["source"]
+        ):
+            continue
+        tree = ast.parse("".join(cell["source"]))
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", "") == "self_check"
+            ):
+                questions = node.args[0] if node.args else None
+                found.append(
+                    (index, len(getattr(questions, "elts", []) or []))
+                )
+    return found
+
+
+@pytest.mark.parametrize("path", CONVERSION_GATE)
+class TestConverted:
+    """What every converted chapter has, and no unconverted one."""
+
+    def test_opens_with_what_you_will_learn_and_the_reading_time(self, path):
+        nb = load(path)
+        opening = ""
+        for cell in nb["cells"][1:]:
+            text = "".join(cell["source"])
+            if cell["cell_type"] == "markdown" and re.search(
+                r"^## ", text, re.M
+            ):
+                opening += text.split("\n## ")[0]
+                break
+            opening += text
+        box = LEARN_BOX.search(opening)
+        assert box, (
+            "a ```{admonition} What you will learn box before the first "
+            "section (CONTRIBUTING.md, 'A student's path')"
+        )
+        stated = READING_TIME.search(box.group(1))
+        assert stated and any(stated.groups()), (
+            "the box says '**Reading time:** about 1 h 40 min'"
+        )
+        hours, minutes = (int(g or 0) for g in stated.groups())
+        computed = reading_path.core_minutes(nb)
+        assert abs(60 * hours + minutes - computed) <= max(
+            10, 0.15 * computed
+        ), (
+            f"the box states {stated.group(0)!r}; the core path reads in about "
+            f"{reading_path.format_minutes(computed)} "
+            f"(python tests/reading_path.py {path.relative_to(ROOT)})"
+        )
+        assert computed <= MAX_CORE_MINUTES, (
+            f"the core path reads in {reading_path.format_minutes(computed)}: "
+            "fold verifications, move side trips to Going deeper"
+        )
+
+    def test_verification_cells_are_folded_and_summarised(self, path):
+        cells = [
+            c for c in load(path)["cells"] if reading_path.is_verification(c)
+        ]
+        assert cells, "no folded verification cell ('# Verification: ...')"
+        for cell in cells:
+            summary = reading_path.verification_summary(cell)
+            meta = cell["metadata"]
+            assert summary, "a verification cell says what it establishes"
+            assert (
+                "hide-cell" in meta.get("tags", [])
+                and meta.get("mystnb", {}).get("code_prompt_show")
+                == f"Verification: {summary}"
+                and meta.get("jupyter", {})
+                == {"source_hidden": True, "outputs_hidden": True}
+            ), (
+                f"fold it: python tests/reading_path.py --fold {path.name} "
+                f"({summary!r})"
+            )
+
+    def test_main_sections_end_with_self_check_questions(self, path):
+        nb = load(path)
+        calls = self_check_calls(nb)
+        assert sum(n for _, n in calls) >= 5, (
+            "at least five self-check questions (mllib.notebook.self_check, "
+            "written as a literal list)"
+        )
+        exercises = next(
+            i
+            for i, section, text in markdown_sections(nb)
+            if re.search(r"^## Exercises", text, re.M)
+        )
+        assert all(index < exercises for index, _ in calls), (
+            "self-check questions close the main sections, before Exercises"
+        )
+        for index, _ in calls:
+            meta = nb["cells"][index]["metadata"]
+            assert "remove-input" in meta.get("tags", []) and meta.get(
+                "jupyter", {}
+            ).get("source_hidden"), (
+                "a self-check cell's source holds the answers: hide it "
+                f"(python tests/reading_path.py --fold {path.name})"
+            )
+
+    def test_code_cells_fit_79_characters(self, path):
+        for cell in load(path)["cells"]:
+            if cell["cell_type"] != "code":
+                continue
+            for line in "".join(cell["source"]).splitlines():
+                assert len(line) <= MAX_LINE, (
+                    f"{len(line)} characters (the page and the PDF show "
+                    f"{MAX_LINE}): {line}"
+                )
+
+
+@pytest.mark.parametrize("path", STUDENT_PATH_CHAPTERS)
+class TestStudentPath:
+    """What a converted chapter keeps to (some chapters already did)."""
+
+    def test_corrections_are_inline_traps_or_common_slips(self, path):
+        sections = list(markdown_sections(load(path)))
+        inline = [
+            box
+            for _, section, text in sections
+            if section != "Common slips"
+            for box in CORRECTION_BOX.findall(text)
+        ]
+        assert len(inline) <= MAX_INLINE_CORRECTIONS, (
+            f"{len(inline)} Correction boxes: keep the traps a student will "
+            "meet, move the rest to '## Common slips'"
+        )
+        for box in inline:
+            assert ":class: warning" in box
+            words = reading_path.markdown_size(box).words
+            assert words <= MAX_CORRECTION_WORDS, (
+                f"a Correction box of {words} words: {box[:80]!r}"
+            )
+        for _, section, text in sections:
+            if section == "Common slips":
+                continue
+            prose = CORRECTION_BOX.sub("", text)
+            stray = SLIP_PHRASE.search(prose)
+            assert not stray, (
+                f"a correction outside a Correction box or Common slips: "
+                f"...{prose[max(0, stray.start() - 60) : stray.end() + 40]}..."
+            )
+
+    def test_figures_and_equations_appear_before_they_are_referenced(
+        self, path
+    ):
+        nb = load(path)
+        defined, references = {}, []
+        for index, cell in enumerate(nb["cells"]):
+            text = "".join(cell["source"])
+            name = cell["metadata"].get("mystnb", {}).get("figure", {})
+            if name.get("name"):
+                defined[name["name"]] = (index, 0)
+            if cell["cell_type"] != "markdown":
+                continue
+            for match in EQUATION_LABEL.finditer(text):
+                defined[match.group(1)] = (index, match.start())
+            for match in FIGURE_OR_EQUATION_REF.finditer(text):
+                around = text[max(0, match.start() - 60) : match.end() + 60]
+                if "below" not in around:
+                    references.append((match.group(1), (index, match.start())))
+        for label, at in references:
+            if label in defined:
+                assert defined[label] < at, (
+                    f"{label} is referenced (cell {at[0]}) before it appears "
+                    f"(cell {defined[label][0]}); move it, or say 'see below'"
+                )
+
+    def test_interactive_demos_move_on_the_website(self, path):
+        code = "\n".join(sources(load(path), "code"))
+        assert not re.search(r"\binteract(ive)?\(", code), (
+            "draw the frames with mllib.plotting.interactive_figure"
+        )
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="ruff format wraps mllib's code at 79 columns, but about 1700 "
+    "comment and docstring lines are longer; the lead rewraps them once the "
+    "parallel rewrites of mllib have landed (issue 17), then removes this mark",
+)
+def test_mllib_source_fits_79_characters():
+    """Chapters display mllib's source with show_source: it must fit the page
+    and the PDF like any code cell."""
+    long = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in sorted((ROOT / "mllib").rglob("*.py"))
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if len(line) > MAX_LINE
+    ]
+    assert not long, f"{len(long)} lines longer than {MAX_LINE}: {long[:10]}"

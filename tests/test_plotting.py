@@ -1,3 +1,5 @@
+import base64
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -92,3 +94,115 @@ def test_in_a_notebook_figures_are_also_attached_as_vector_pdf():
     data = notebook.cells[0].outputs[0]["data"]
     assert {"image/png", "application/pdf"} <= set(data)
     assert base64.b64decode(data["application/pdf"]).startswith(b"%PDF")
+
+
+def draw_line(slope, shift=0.0):
+    fig, ax = plt.subplots(figsize=(2, 1.5))
+    ax.plot([0, 1], [shift, shift + slope])
+    ax.set(ylim=(-3, 3))
+    return fig
+
+
+def test_interactive_figure_draws_one_frame_per_combination_of_values():
+    from mllib.plotting import _InteractiveFigure
+
+    shown = _InteractiveFigure(
+        draw_line, {"shift": 1.0}, {"slope": [-1, 0, 1], "shift": [0.0, 1.0]}
+    )
+    assert len(shown.frames) == 6 and shown.start_index == [0, 1]
+    assert len(set(shown.frames.values())) == 6, "every frame differs"
+    bundle = shown._repr_mimebundle_()
+    # the website and Jupyter show the widget, the PDF edition the start frame
+    assert {"application/vnd.jupyter.widget-view+json", "image/png"} <= set(
+        bundle
+    )
+    assert base64.b64decode(bundle["application/pdf"]).startswith(b"%PDF")
+    assert base64.b64decode(bundle["image/png"]) == shown.frames[(0, 1)]
+    assert shown._repr_mimebundle_() == bundle, "one widget, made once"
+
+
+def test_interactive_figure_links_each_slider_to_its_frames_in_the_browser():
+    """The sliders choose frames through jsdlink (a link the browser keeps, so
+    it works on the static website): no Python callback is involved."""
+    import ipywidgets as widgets
+
+    from mllib.plotting import _InteractiveFigure
+
+    shown = _InteractiveFigure(
+        draw_line, {}, {"slope": [-1, 0, 1], "shift": [0.0, 1.0]}
+    )
+    box = shown.widget
+    slope, shift, frames = box.children
+    assert [slope.description, shift.description] == ["slope", "shift"]
+    assert slope.options == (("-1", 0), ("0", 1), ("1", 2))
+    assert shift.options == (("0", 0), ("1", 1))
+    assert isinstance(frames, widgets.Stack) and len(frames.children) == 3
+    assert all(len(inner.children) == 2 for inner in frames.children)
+    leaf = frames.children[2].children[1]
+    assert leaf.value == shown.frames[(2, 1)] and leaf.format == "png"
+    state = widgets.Widget.get_manager_state()["state"]
+    links = {
+        (model["state"]["source"][0], model["state"]["target"][0])
+        for model in state.values()
+        if model["model_name"] == "DirectionalLinkModel"
+        and model["state"]["source"][1] == "index"
+        and model["state"]["target"][1] == "selected_index"
+    }
+    assert (
+        f"IPY_MODEL_{slope.model_id}",
+        f"IPY_MODEL_{frames.model_id}",
+    ) in links
+    for inner in frames.children:
+        assert (
+            f"IPY_MODEL_{shift.model_id}",
+            f"IPY_MODEL_{inner.model_id}",
+        ) in links
+
+
+@pytest.mark.parametrize(
+    "start, parameters, draw, error, match",
+    [
+        ({}, {}, draw_line, ValueError, "at least one parameter"),
+        ({"slope": 2}, {"slope": [0, 1]}, draw_line, ValueError, "not one of"),
+        ({"tilt": 0}, {"slope": [0, 1]}, draw_line, ValueError, "tilt"),
+        ({}, {"slope": [[0, 1]]}, draw_line, ValueError, "1-D"),
+        ({}, {"slope": [0, 1]}, lambda slope: None, TypeError, "return fig"),
+    ],
+)
+def test_interactive_figure_rejects_bad_input_clearly(
+    start, parameters, draw, error, match
+):
+    from mllib.plotting import _InteractiveFigure
+
+    with pytest.raises(error, match=match):
+        _InteractiveFigure(draw, start, parameters)
+
+
+def test_in_a_notebook_the_interactive_figure_saves_its_frames_with_the_page():
+    """What the book build keeps: the widget view in the output and, in the
+    notebook's widget state (which the website embeds), the frames and the
+    links between sliders and frames."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    cell = nbformat.v4.new_code_cell(
+        "import matplotlib.pyplot as plt\n"
+        "from mllib.plotting import interactive_figure, set_style\n"
+        "set_style()\n"
+        "def draw(slope):\n"
+        "    fig, ax = plt.subplots()\n"
+        "    ax.plot([0, 1], [0, slope])\n"
+        "    return fig\n"
+        "interactive_figure(draw, slope=[0, 1, 2], start={'slope': 1})\n"
+    )
+    notebook = nbformat.v4.new_notebook(cells=[cell])
+    NotebookClient(notebook, kernel_name="python3", timeout=120).execute()
+    (output,) = notebook.cells[0].outputs
+    assert "application/vnd.jupyter.widget-view+json" in output["data"]
+    state = notebook.metadata["widgets"][
+        "application/vnd.jupyter.widget-state+json"
+    ]["state"]
+    models = [model["model_name"] for model in state.values()]
+    assert models.count("ImageModel") == 3
+    assert models.count("DirectionalLinkModel") == 1
+    assert models.count("StackModel") == 1

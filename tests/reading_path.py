@@ -1,0 +1,242 @@
+"""A chapter's reading path: what a student reads, and what is set aside.
+
+    python tests/reading_path.py [chapters/NN-slug.ipynb ...]
+    python tests/reading_path.py --fold chapters/NN-slug.ipynb ...
+
+The first prints, for each chapter (all by default), the size of its core path and of
+what is set aside, and the core path's reading time, the number the chapter's
+"What you will learn" box states (tests/test_conventions.py checks that the
+two agree). CONTRIBUTING.md, "A student's path", describes the parts:
+
+- **folded**: verification cells, whose first line is ``# Verification: ...``
+  (folded on the website and in JupyterLab, still executed), and the code of
+  cells tagged ``hide-input`` (figures whose code only draws: the figure shows,
+  its code is folded);
+- **deeper**: the "Going deeper" section;
+- **slips**: the "Common slips" section;
+- **exercises**: the "Exercises" section, with the worked solutions;
+- **core**: everything else, the summary and the self-check questions
+  included (their questions and answers count as prose; cells and sources
+  the reader does not see, tagged ``remove-cell`` or ``remove-input``, do
+  not count).
+
+The second folds the chapter's verification cells: for every code cell whose
+first line is ``# Verification: <what it establishes>``, it sets the tag
+``hide-cell`` and ``mystnb.code_prompt_show`` (the website folds the cell
+under that summary), and ``jupyter.source_hidden`` and ``outputs_hidden``
+(JupyterLab folds it, showing the first line). It also hides the source of
+the self-check cells (``self_check(...)``, which holds the answers): tag
+``remove-input`` and ``jupyter.source_hidden``; and it folds the source of
+cells tagged ``hide-input`` in JupyterLab too. Run it after writing or
+changing such a cell; tests/test_conventions.py checks the metadata.
+
+Sizes are prose words (an inline formula counts as one word), display
+equations, and lines of code. The reading time adds
+``words / WORDS_PER_MINUTE``, ``EQUATION_MINUTES`` per display equation and
+``CODE_LINE_MINUTES`` per line of code. The rates are calibrated on the
+reader of issue 15, a strong final-year student, who took 5-6 hours over
+chapter 06 read whole with one exercise solved: as the chapter stood then
+(4282 words, 28 display equations and 662 lines of code outside its
+exercises), they give about 4 hours of reading, plus 25 minutes for the
+exercises read and an hour for the one solved.
+"""
+
+import json
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+WORDS_PER_MINUTE = 40
+EQUATION_MINUTES = 1.0
+CODE_LINE_MINUTES = 0.15
+
+VERIFICATION = "# Verification: "
+SET_ASIDE = {
+    "going deeper": "deeper",
+    "common slips": "slips",
+    "exercises": "exercises",
+}
+PARTS = ["core", "folded", "deeper", "slips", "exercises"]
+
+DISPLAY_MATH = re.compile(r"\$\$.*?\$\$(?:\s*\([\w-]+\))?", re.S)
+INLINE_MATH = re.compile(r"\$[^$\n]+\$")
+DIRECTIVE_LINE = re.compile(r"^\s*(```|:::|:\w+:).*$", re.M)
+MYST_ROLE = re.compile(r"\{[\w:-]+\}`([^`<]*?)(?:\s*<[^>]*>)?`")
+
+
+@dataclass
+class Size:
+    words: int = 0
+    equations: int = 0
+    code_lines: int = 0
+
+    def minutes(self):
+        return (
+            self.words / WORDS_PER_MINUTE
+            + self.equations * EQUATION_MINUTES
+            + self.code_lines * CODE_LINE_MINUTES
+        )
+
+    def add(self, other):
+        self.words += other.words
+        self.equations += other.equations
+        self.code_lines += other.code_lines
+
+
+def load(path):
+    return json.loads(Path(path).read_text())
+
+
+def source(cell):
+    return "".join(cell["source"])
+
+
+def is_verification(cell):
+    return cell["cell_type"] == "code" and source(cell).startswith(
+        VERIFICATION
+    )
+
+
+def verification_summary(cell):
+    """The one-line summary of a verification cell (its first line)."""
+    return source(cell).splitlines()[0][len(VERIFICATION) :].strip()
+
+
+def markdown_size(text):
+    equations = len(DISPLAY_MATH.findall(text))
+    text = DISPLAY_MATH.sub(" ", text)
+    text = INLINE_MATH.sub(" formula ", text)
+    text = MYST_ROLE.sub(lambda m: m.group(1) or "reference", text)
+    text = DIRECTIVE_LINE.sub(" ", text)
+    words = re.findall(r"[^\W_](?:[\w'’.-]*\w)?", text)
+    return Size(words=len(words), equations=equations)
+
+
+def code_size(text):
+    lines = [line for line in text.splitlines() if line.strip()]
+    return Size(code_lines=len(lines))
+
+
+def sections(nb):
+    """Yield (part, cell) for every shown cell, in order."""
+    part = "core"
+    for cell in nb["cells"]:
+        if "remove-cell" in tags(cell):
+            continue
+        if cell["cell_type"] == "markdown":
+            for heading in re.findall(r"^## (.+)$", source(cell), re.M):
+                part = SET_ASIDE.get(heading.strip().lower(), "core")
+        if part == "core" and (
+            is_verification(cell) or "hide-input" in tags(cell)
+        ):
+            yield "folded", cell
+        else:
+            yield part, cell
+
+
+def reading_path(nb):
+    """The sizes of each part of a chapter (a dict part -> Size)."""
+    parts = {p: Size() for p in PARTS}
+    for part, cell in sections(nb):
+        text = source(cell)
+        if cell["cell_type"] == "markdown":
+            parts[part].add(markdown_size(text))
+        elif is_self_check(cell):  # its source is hidden: the questions show
+            parts[part].add(markdown_size(self_check_text(text)))
+        elif cell["cell_type"] == "code" and "remove-input" not in tags(cell):
+            parts[part].add(code_size(text))
+    return parts
+
+
+def core_minutes(nb):
+    return reading_path(nb)["core"].minutes()
+
+
+def format_minutes(minutes):
+    """ "about 1 h 35 min", to the nearest 5 minutes, as the box states it."""
+    minutes = 5 * round(minutes / 5)
+    hours, rest = divmod(minutes, 60)
+    return " ".join(
+        [f"{hours} h"] * bool(hours)
+        + [f"{rest} min"] * bool(rest or not hours)
+    )
+
+
+def tags(cell):
+    return cell["metadata"].get("tags", [])
+
+
+def self_check_text(text):
+    """The text a reader sees of a self_check(...) cell: the questions and
+    their answers (the feedback shows one answer at a time, so not counted)."""
+    import ast
+
+    (call,) = ast.parse(text).body
+    questions = ast.literal_eval(call.value.args[0])
+    return "\n".join(
+        " ".join([q["question"], *(a.get("answer", "") for a in q["answers"])])
+        for q in questions
+    )
+
+
+def is_self_check(cell):
+    return cell["cell_type"] == "code" and source(cell).startswith(
+        "self_check("
+    )
+
+
+def fold_verifications(path):
+    """Set the folding metadata of every verification cell of a notebook, and
+    hide the source of self-check cells (it holds the answers)."""
+    import nbformat
+
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        if "hide-input" in cell.metadata.get("tags", []):
+            cell.metadata["jupyter"] = {"source_hidden": True}
+        if is_self_check(cell):
+            tags = cell.metadata.setdefault("tags", [])
+            if "remove-input" not in tags:
+                tags.append("remove-input")
+            cell.metadata["jupyter"] = {"source_hidden": True}
+        if not is_verification(cell):
+            continue
+        tags = cell.metadata.setdefault("tags", [])
+        if "hide-cell" not in tags:
+            tags.append("hide-cell")
+        cell.metadata.setdefault("mystnb", {})["code_prompt_show"] = (
+            "Verification: " + verification_summary(cell)
+        )
+        cell.metadata["jupyter"] = {
+            "source_hidden": True,
+            "outputs_hidden": True,
+        }
+    nbformat.write(nb, path)
+
+
+def main(paths):
+    if paths[:1] == ["--fold"]:
+        for path in paths[1:]:
+            fold_verifications(path)
+        return
+    paths = paths or sorted((ROOT / "chapters").glob("*.ipynb"))
+    header = f"{'chapter':32s}" + "".join(f"{p:>18s}" for p in PARTS)
+    print(header + "  core reading time")
+    print(" " * 32 + "".join(f"{'words/eqs/code':>18s}" for _ in PARTS))
+    for path in paths:
+        parts = reading_path(load(path))
+        row = "".join(
+            f"{f'{s.words}/{s.equations}/{s.code_lines}':>18s}"
+            for s in parts.values()
+        )
+        print(
+            f"{Path(path).stem:32s}{row}  about "
+            + format_minutes(parts["core"].minutes())
+        )
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
