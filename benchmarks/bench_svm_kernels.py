@@ -4,15 +4,16 @@ Run from the repository root: ``python benchmarks/bench_svm_kernels.py``. The SV
 check that the two fits agree (same support vectors, close decision values), so the times
 compare the same work.
 
-Where SVC's time goes (measured with CPU time on 2000 points): computing the rows of the Gram
-matrix that SMO asks for (about one per support vector, each an ``exp`` over 2000 entries,
-as in libsvm) and the SMO steps. Each step makes about 16 numpy calls on arrays of length n;
-at n = 2000 a call costs about 1 microsecond of fixed overhead against about 0.3 ns per
-entry, so a step costs about 25 microseconds whatever the size of the active set, where
-libsvm's compiled loop (with shrinking) takes a few. With C = 1, SMO needs about as many steps
-as there are support vectors and the rows dominate; with C = 10 it needs four to six times more
-steps, and the ratio grows accordingly. Shrinking would not help here: it shortens the arrays,
-not the number of calls.
+Where SVC's time goes (C = 10, 2000 points): the first 1000 SMO steps, on
+all multipliers, compute nearly every kernel row the fit will use (about one
+per support vector, each a matrix-vector product and an ``exp`` over 2000
+entries, as in libsvm). Then libsvm's shrinking sets aside the multipliers at
+a bound that cannot violate, and the remaining steps work on arrays of a few
+dozen to a few hundred entries. A step makes about a dozen numpy calls, and
+at these lengths each costs its fixed overhead (a fraction of a
+microsecond) more than its arithmetic: a few microseconds a step, where
+libsvm's compiled loop takes one or two. With C = 10, SMO needs four to six
+times more steps than with C = 1, so the ratio is larger there.
 """
 
 import numpy as np
@@ -43,7 +44,8 @@ def svc_pair(X, y, C, check=False):
     theirs = lambda: sk_svm.SVC(C=C).fit(X, y)
     if check:
         a, b = ours(), theirs()
-        assert len(np.setxor1d(a.support_, b.support_)) < 5
+        # tol = 1e-3: the few multipliers within tol of 0 may differ
+        assert len(np.setxor1d(a.support_, b.support_)) < max(5, len(y) / 500)
         gap = np.abs(a.decision_function(X) - b.decision_function(X)).max()
         assert gap < 1e-2, gap
     return ours, theirs
