@@ -27,7 +27,7 @@ import numpy as np
 from ..exceptions import ConvergenceWarning
 
 TAU = 1e-12  # libsvm's floor on the curvature a_ij, for repeated points or non-PSD kernels
-CURVATURE_ENTRIES = 2**22  # at most 32 MB of rows a_i. kept by _steps
+CURVATURE_ENTRIES = 2**22  # at most 32 MB of rows a_i. kept by smo_steps
 
 
 class SMOResult(NamedTuple):
@@ -101,7 +101,7 @@ def smo(K, y, C, *, tol=1e-3, max_iter=-1, shrinking=True):
     steps_to_shrink = min(n, 1000) if shrinking else np.inf
     while True:
         left = np.inf if max_iter == -1 else max_iter - step
-        taken, optimal = _steps(
+        taken, optimal = smo_steps(
             K,
             y,
             C,
@@ -149,7 +149,7 @@ def smo(K, y, C, *, tol=1e-3, max_iter=-1, shrinking=True):
     )
 
 
-def _steps(K, y, C, alpha, v, diag, active, *, tol, n_steps, history):
+def smo_steps(K, y, C, alpha, v, diag, active, *, tol, n_steps, history):
     """At most ``n_steps`` SMO steps on the multipliers ``active`` (the
     others stay fixed), updating ``alpha`` and ``v`` there in place.
 
