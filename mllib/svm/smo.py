@@ -27,6 +27,7 @@ import numpy as np
 from ..exceptions import ConvergenceWarning
 
 TAU = 1e-12  # libsvm's floor on the curvature a_ij, for repeated points or non-PSD kernels
+SHRINK_EVERY = 1000  # libsvm shrinks every min(n, 1000) steps
 CURVATURE_ENTRIES = 2**22  # at most 32 MB of rows a_i. kept by smo_steps
 
 
@@ -98,7 +99,7 @@ def smo(K, y, C, *, tol=1e-3, max_iter=-1, shrinking=True):
     diag = K.diagonal().copy()
     history = {"violation": [], "dual": []}
     active, unshrunk, step = np.arange(n), False, 0
-    steps_to_shrink = min(n, 1000) if shrinking else np.inf
+    steps_to_shrink = min(n, SHRINK_EVERY) if shrinking else np.inf
     while True:
         left = np.inf if max_iter == -1 else max_iter - step
         taken, optimal = smo_steps(
@@ -133,7 +134,7 @@ def smo(K, y, C, *, tol=1e-3, max_iter=-1, shrinking=True):
             active = np.arange(n)
             up, low = _up_low(y, alpha, C)
         active = active[~_shrinkable(v[active], up, low, max_up, min_low)]
-        steps_to_shrink = min(n, 1000)
+        steps_to_shrink = min(n, SHRINK_EVERY)
     violation = history["violation"][-1]
     converged = violation < tol
     if not converged:
