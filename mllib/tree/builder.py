@@ -92,20 +92,23 @@ def grow_tree(
             & (impurity > PURE)
         )
         if open_.any():
-            searched = (
-                order if open_.all() else order[:, np.repeat(open_, size)]
+            first, last = starts[:-1][open_], starts[1:][open_] - 1
+            rows = np.arange(d)[:, None]  # each row of order: sorted by node
+            spread = (
+                features[rows, order[:, last]]
+                - features[rows, order[:, first]]
             )
-            sub_starts = np.concatenate([[0], np.cumsum(size[open_])])
-            visit, n_searched = _visit_order(
-                features, searched, sub_starts, max_features, rng
-            )
-            if n_searched is None:
-                node_visit = visit[0][:, None]  # every node: all features
+            visit, n_searched = _visit_order(spread.T, max_features, rng)
+            positions = np.repeat(open_, size)  # those of the open nodes
+            if n_searched is None:  # every node: all features
+                node_visit = visit[0][:, None]
+                searched = order if open_.all() else order[:, positions]
             else:  # row j of a node's positions: its j-th feature in visit
                 node_visit = visit.T[
                     :, np.repeat(np.arange(len(visit)), size[open_])
                 ]
-                searched = np.take_along_axis(searched, node_visit, axis=0)
+                searched = order[node_visit, np.flatnonzero(positions)]
+            sub_starts = np.concatenate([[0], np.cumsum(size[open_])])
             if n_classes is None:  # residuals from each node's mean
                 stat[1, samples] = sample_weight[samples] * (
                     y[samples] - value[node_of[samples], 0]
@@ -183,21 +186,20 @@ def _summaries(y, sample_weight, node, n_nodes, criterion, n_classes):
     return proportions, CLASSIFICATION[criterion](proportions), weight
 
 
-def _visit_order(features, order, starts, max_features, rng):
+def _visit_order(spread, max_features, rng):
     """Features each node searches, in order, shape (n_nodes, c), and how
-    many of them (or None: all)."""
-    n_nodes, d = len(starts) - 1, len(features)
+    many of them (or None: all).
+
+    ``spread`` (n_nodes, d) is the range of each feature in each node; a
+    feature whose range is at most ``FEATURE_THRESHOLD`` is constant there.
+    """
+    n_nodes, d = spread.shape
     if max_features >= d:
         return np.broadcast_to(np.arange(d), (n_nodes, d)), None
     visit = np.argsort(
         rng.random((n_nodes, d)), axis=1
     )  # a random permutation per node
-    rows = np.arange(d)[:, None]  # the rows of order are sorted in each node
-    lowest = features[rows, order[:, starts[:-1]]]  # (d, n_nodes)
-    highest = features[rows, order[:, starts[1:] - 1]]
-    varies = np.take_along_axis(
-        (highest - lowest > FEATURE_THRESHOLD).T, visit, axis=1
-    )
+    varies = np.take_along_axis(spread > FEATURE_THRESHOLD, visit, axis=1)
     n_searched = np.maximum(
         max_features, np.argmax(varies, axis=1) + 1
     )  # go on past constant features
