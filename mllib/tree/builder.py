@@ -9,14 +9,15 @@ than ``2 * min_samples_leaf``, or when no valid split exists. A split is made ev
 not decrease the impurity: the first split of XOR-like data decreases nothing, yet its
 children can then be split perfectly.
 
-Each node's decision depends only on its own samples, so the order in which nodes are
-processed does not change the tree. This builder processes all the open nodes of one depth in
-one pass of whole-array operations (a Python loop over nodes costs more than the arithmetic
-for small nodes). It keeps, for every feature, the samples of the open nodes node after node
-and sorted by that feature within each node; after the splits, a *stable partition* (the
-samples of the left children, then those of the right children) keeps every row sorted within
-each child, so the data are sorted only once. The nodes are finally renumbered in depth-first
-preorder, as scikit-learn's builder numbers them.
+Each node's decision depends only on its own samples, so the order in which
+nodes are processed does not change the tree. This builder processes all the
+open nodes of one depth in one pass of whole-array operations (a Python loop
+over nodes costs more than the arithmetic for small nodes). It keeps, for every
+feature, the samples of the open nodes node after node and sorted by that
+feature within each node; after the splits, a *stable partition* (the samples
+of the left children, then those of the right children) keeps every row sorted
+within each child, so the data are sorted only once. The nodes are finally
+renumbered in depth-first preorder, as scikit-learn's builder numbers them.
 
 With ``max_features < d`` each node searches a random subset of the features (the random
 forest's decorrelation): the features are visited in a random order and the first
@@ -65,7 +66,7 @@ def grow_tree(
     if n_classes is None:  # (w_i, w_i r_i), residuals set at each depth
         stat = np.stack([sample_weight, np.zeros(n)])
     else:  # w_i e_{y_i}
-        stat = sample_weight * np.eye(n_classes)[:, y]
+        stat = _integral(sample_weight) * np.eye(n_classes, dtype=int)[:, y]
     # row j: the open nodes' samples, node after node, sorted by feature j
     # within each node
     order = np.argsort(features, axis=1)
@@ -160,6 +161,15 @@ def grow_tree(
     )
 
 
+def _integral(weights):
+    """The weights as integers if they are (none given, or a forest's
+    bootstrap counts): class counts then add up exactly, and their prefix
+    sums run several times faster than in floating point."""
+    as_integers = weights.astype(np.int64)
+    exact = np.array_equal(as_integers, weights) and weights.sum() < 2**53
+    return as_integers if exact else weights
+
+
 def _summaries(y, sample_weight, node, n_nodes, criterion, n_classes):
     """Value (class proportions or the mean, shape (n_nodes, n_values)), impurity and weight of each node."""
     weight = np.bincount(node, weights=sample_weight, minlength=n_nodes)
@@ -210,28 +220,22 @@ def _partition(features, order, is_split, feature, threshold, node_of):
     """The next depth's order and node boundaries: the samples of the left
     children, then those of the right children; leaves' samples leave.
 
-    A sample goes to the same child in every row, so each row is split by
-    the same flags, and keeping the order inside each part (a stable
-    partition) keeps every child's samples sorted.
+    A sample goes to the same side in every row, so each row is sorted by
+    the side of its samples (0: left, 1: right, 2: leaf), and a stable sort
+    (a radix sort of these one-byte keys) keeps every child's samples in
+    their sorted order: a stable partition.
     """
     samples = order[0]
     node = node_of[samples]
     splits = is_split[node]
     samples, node = samples[splits], node[splits]
     left = features[feature[node], samples] <= threshold[node]
-    goes_left = np.zeros(len(node_of), dtype=bool)
-    goes_right = np.zeros(len(node_of), dtype=bool)
-    goes_left[samples], goes_right[samples] = left, ~left
+    side = np.full(len(node_of), 2, dtype=np.int8)
+    side[samples] = np.where(left, 0, 1)
     n_left = np.bincount(node[left], minlength=len(is_split))[is_split]
     n_right = np.bincount(node[~left], minlength=len(is_split))[is_split]
-    d = len(order)
-    order = np.concatenate(
-        [
-            order[goes_left[order]].reshape(d, -1),
-            order[goes_right[order]].reshape(d, -1),
-        ],
-        axis=1,
-    )
+    by_side = np.argsort(side[order], axis=1, kind="stable")
+    order = np.take_along_axis(order, by_side[:, : len(samples)], axis=1)
     return order, np.concatenate([[0], np.cumsum(np.r_[n_left, n_right])])
 
 

@@ -16,10 +16,11 @@ Then the children's sums satisfy :math:`S_L + S_R = 0`, and the decrease of the 
 squares is exactly :math:`S_L^2/W_L + S_R^2/W_R` (no cancellation between large sums of squares,
 as in :math:`\sum y^2 - (\sum y)^2/W`).
 
-:func:`split_segments` searches many nodes at once (the tree builder passes all the nodes of one
-depth): along each row of its arrays (one row per feature) the positions are grouped into
-contiguous *segments*, one per node, and each prefix sum restarts at its segment's first
-position. :func:`best_split` is the one-node case.
+:func:`split_segments` searches many nodes at once (the tree builder passes all
+the nodes of one depth): along each row of its arrays (one row per feature) the
+positions are grouped into contiguous *segments*, one per node, and each prefix
+sum restarts at its segment's first position. :func:`best_split` is the
+one-node case.
 
 Reference: Breiman, Friedman, Olshen & Stone (1984), *Classification and Regression Trees*;
 scikit-learn's ``BestSplitter`` (same candidate thresholds, same tie rule within a feature).
@@ -93,17 +94,20 @@ def split_segments(
     c, m = sorted_x.shape
     n_nodes = len(starts) - 1
     size = np.diff(starts)
-    node = np.repeat(np.arange(n_nodes), size)  # the node of each position
+
+    def each(per_node):  # a node's value at each of its positions
+        return np.repeat(per_node, size, axis=-1)
+
     position = np.arange(m)
-    n_left = position - starts[node] + 1  # samples left of a cut after it
+    n_left = position - each(starts[:-1]) + 1  # samples left of a cut after it
 
     # prefix sums that restart at each node's first position
     left = np.cumsum(sorted_stat, axis=-1)
     before = left[..., starts[:-1] - 1]  # what precedes each node ...
     before[..., 0] = 0.0  # ... (nothing, for the first)
-    left -= np.take(before, node, axis=-1)
+    left -= each(before)
     total = left[..., starts[1:] - 1]  # each node's statistic
-    right = np.take(total, node, axis=-1) - left
+    right = each(total) - left
     with np.errstate(divide="ignore", invalid="ignore"):
         if criterion == "squared_error":
             (left_w, left_sum), (right_w, right_sum) = left, right
@@ -112,7 +116,7 @@ def split_segments(
             left_w, right_w = left.sum(axis=0), right.sum(axis=0)
             node_cost = weighted_impurity(total[:, 0], criterion, axis=0)
             decrease = (
-                node_cost[node]
+                each(node_cost)
                 - weighted_impurity(left, criterion, axis=0, total=left_w)
                 - weighted_impurity(right, criterion, axis=0, total=right_w)
             )
@@ -120,7 +124,7 @@ def split_segments(
     valid[:, :-1] = sorted_x[:, 1:] > sorted_x[:, :-1] + FEATURE_THRESHOLD
     valid[:, starts[1:] - 1] = False  # ... values of the same node
     valid &= (n_left >= min_samples_leaf) & (
-        size[node] - n_left >= min_samples_leaf
+        each(size) - n_left >= min_samples_leaf
     )
     valid &= (left_w > 0) & (right_w > 0)
     decrease = np.where(valid, decrease, -np.inf)
@@ -132,9 +136,9 @@ def split_segments(
     improvement = best[row, np.arange(n_nodes)]
     # the first cut reaching its node's best value in the chosen row
     # (scikit-learn keeps a later cut only if it is strictly better)
-    chosen = decrease[row[node], position]
+    chosen = decrease[each(row), position]
     cut = np.minimum.reduceat(
-        np.where(chosen == improvement[node], position, m), starts[:-1]
+        np.where(chosen == each(improvement), position, m), starts[:-1]
     )
     cut = np.minimum(cut, m - 2)  # matters only where there is no split
     threshold = (
