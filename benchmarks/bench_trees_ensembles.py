@@ -40,9 +40,10 @@ def tree_pair(X, y, max_depth=None, check=False):
     theirs = lambda: sk_tree.DecisionTreeClassifier(
         max_depth=max_depth, random_state=0
     ).fit(X, y)
-    if check:
+    if check:  # ties between features (scikit-learn breaks them at random)
+        # may grow a slightly different tree
         a, b = ours(), theirs()
-        assert a.tree_.node_count == b.tree_.node_count
+        assert abs(a.tree_.node_count / b.tree_.node_count - 1) < 0.02
         assert np.mean(a.predict(X) == b.predict(X)) > 0.99
     return ours, theirs
 
@@ -55,8 +56,9 @@ def regression_data(n, d=10):
 def regression_tree_pair(X, y, check=False):
     ours = lambda: DecisionTreeRegressor().fit(X, y)
     theirs = lambda: sk_tree.DecisionTreeRegressor(random_state=0).fit(X, y)
-    if check:
-        assert ours().tree_.node_count == theirs().tree_.node_count
+    if check:  # as in tree_pair
+        a, b = ours(), theirs()
+        assert abs(a.tree_.node_count / b.tree_.node_count - 1) < 0.02
     return ours, theirs
 
 
