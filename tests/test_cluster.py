@@ -99,6 +99,19 @@ def test_one_lloyd_step_equals_sklearn_and_warns():
     np.testing.assert_array_equal(ours.labels_, theirs.labels_)
 
 
+def test_assignment_is_the_argmin_with_ties_to_the_lowest_index():
+    # x = 1 is exactly as far from 0.5 as from 1.5 (and x = 3 from 2.5
+    # and 3.5): the lower index wins, as in np.argmin
+    X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    centers = np.array([[0.5], [1.5], [3.5], [2.5]])
+    assert list(assign_labels(X, centers)) == [0, 0, 1, 2]
+    rng = np.random.default_rng(0)
+    X, centers = rng.normal(size=(500, 3)), rng.normal(size=(7, 3))
+    np.testing.assert_array_equal(
+        assign_labels(X, centers), np.argmin(cdist(X, centers), axis=1)
+    )
+
+
 def test_empty_cluster_takes_the_farthest_sample_like_sklearn():
     X = DATA["blobs"]
     init = np.vstack(

@@ -30,9 +30,16 @@ def assign_labels(X, centers):
     centre: one matrix product for all the pairs (scikit-learn's Lloyd step
     does the same).
     """
-    scores = X @ (-2.0 * centers.T)  # -2 x_i^T mu_k ...
-    scores += np.sum(centers**2, axis=1)  # ... + ||mu_k||^2
-    return np.argmin(scores, axis=1)
+    scores = (-2.0 * centers) @ X.T  # row k: -2 mu_k^T x_i ...
+    scores += np.sum(centers**2, axis=1)[:, None]  # ... + ||mu_k||^2
+    # argmin over the k rows, each a whole row at a time (np.argmin along
+    # the short axis would cost one call per sample): the smallest score of
+    # each sample, then the first centre that reaches it
+    smallest = np.min(scores, axis=0)
+    labels = np.full(len(X), len(centers) - 1)
+    for k in range(len(centers) - 2, -1, -1):
+        labels[scores[k] == smallest] = k
+    return labels
 
 
 def update_centers(X, labels, centers):
