@@ -208,14 +208,13 @@ def smo_steps(K, y, C, alpha, v, diag, active, *, tol, n_steps, history):
         change *= t
         v_up -= change
         v_low -= change
-        for k in (i, j):  # their membership of I_up and I_low may change
-            v_k = v_up[k] if v_up[k] > -np.inf else v_low[k]
-            v_up[k] = (
-                v_k if (a[k] < C if labels[k] > 0 else a[k] > 0) else -np.inf
-            )
-            v_low[k] = (
-                v_k if (a[k] < C if labels[k] < 0 else a[k] > 0) else np.inf
-            )
+        # i moved along +y_i and j along -y_j: each can now move back, and
+        # stays free to go on unless it reached its bound
+        v_low[i], v_up[j] = v_up[i], v_low[j]
+        if t == room_i:
+            v_up[i] = -np.inf
+        if t == room_j:
+            v_low[j] = np.inf
         dual += t * b_ij - 0.5 * t * t * a_ij  # exact increase of D
         history["dual"].append(dual)
         step += 1
