@@ -6,9 +6,10 @@ that class's frequency. Same names and behaviour as ``sklearn.dummy``.
 """
 
 import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .base import BaseEstimator, ClassifierMixin, RegressorMixin
-from .validation import check_classification_targets
+from .validation import encode_classes
 
 
 class DummyRegressor(RegressorMixin, BaseEstimator):
@@ -34,8 +35,18 @@ class DummyRegressor(RegressorMixin, BaseEstimator):
         self.strategy = strategy
         self.constant = constant
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.regressor_tags.poor_score = True  # it ignores X by design
+        return tags
+
     def fit(self, X, y):
-        X, y = self._validate_data(X, y, reset=True)
+        """Learn the constant from ``y`` of shape (n_samples,); return self.
+
+        ``X`` of shape (n_samples, n_features) is validated and its width
+        (and column names) recorded, but its values are ignored.
+        """
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         if self.strategy == "mean":
             self.constant_ = float(np.mean(y))
         elif self.strategy == "median":
@@ -54,7 +65,8 @@ class DummyRegressor(RegressorMixin, BaseEstimator):
 
     def predict(self, X):
         """Return ``constant_`` for every row of ``X``, shape (n_samples,)."""
-        X = self._validate_data(X, reset=False)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         return np.full(len(X), self.constant_)
 
 
@@ -79,13 +91,20 @@ class DummyClassifier(ClassifierMixin, BaseEstimator):
     def __init__(self, strategy="prior"):
         self.strategy = strategy
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.poor_score = True  # it ignores X by design
+        return tags
+
     def fit(self, X, y):
         if self.strategy not in ("prior", "most_frequent"):
             raise ValueError(
                 f'strategy must be "prior" or "most_frequent"; got {self.strategy!r}.'
             )
-        X, y = self._validate_data(X, y, reset=True, y_numeric=False)
-        self.classes_, y_index = check_classification_targets(y)
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        self.classes_, y_index = encode_classes(
+            y, allow_one_class=True, estimator=self
+        )
         self.class_prior_ = np.bincount(
             y_index, minlength=len(self.classes_)
         ) / len(y_index)
@@ -93,7 +112,8 @@ class DummyClassifier(ClassifierMixin, BaseEstimator):
 
     def predict_proba(self, X):
         """Class probabilities, shape (n_samples, n_classes), columns ordered as ``classes_``."""
-        X = self._validate_data(X, reset=False)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         if self.strategy == "prior":
             row = self.class_prior_
         else:

@@ -1,13 +1,10 @@
-"""Exceptions and warnings shared by every mllib estimator."""
+"""scikit-learn's exceptions and warnings, under the names chapters import.
 
+mllib raises scikit-learn's own classes, so ``except
+sklearn.exceptions.NotFittedError`` catches an mllib estimator used before
+``fit``, and warning filters on either name act on both libraries.
+"""
 
-class NotFittedError(ValueError, AttributeError):
-    """An estimator was used before ``fit``.
+from sklearn.exceptions import ConvergenceWarning, NotFittedError
 
-    Subclasses both ``ValueError`` and ``AttributeError``, as scikit-learn's does,
-    so ``except ValueError`` and ``hasattr``-style checks both work.
-    """
-
-
-class ConvergenceWarning(UserWarning):
-    """An iterative solver stopped at ``max_iter`` before reaching ``tol``."""
+__all__ = ["ConvergenceWarning", "NotFittedError"]

@@ -1,5 +1,8 @@
 r"""Multiclass classification by reduction to binary problems: one-vs-rest and one-vs-one.
 
+Error-correcting output codes are in :mod:`mllib.output_code`
+(``OutputCodeClassifier`` is importable from here, as in scikit-learn).
+
 Both wrap any binary mllib classifier that has ``decision_function`` or ``predict_proba``
 (for example :class:`mllib.linear_model.LogisticRegression` or :class:`mllib.svm.SVC`) and
 reproduce ``sklearn.multiclass.OneVsRestClassifier`` / ``OneVsOneClassifier`` on the same base
@@ -14,6 +17,7 @@ Allwein, Schapire & Singer (2000), *Reducing multiclass to binary*, JMLR 1.
 import numpy as np
 
 from .base import BaseEstimator, ClassifierMixin, clone
+from .output_code import OutputCodeClassifier  # noqa: F401 (sklearn's home)
 from .validation import check_classification_targets
 
 

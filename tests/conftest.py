@@ -1,9 +1,9 @@
-"""Shared fixtures: seeded random data sets of several shapes, and the built website."""
+"""Shared fixtures: seeded random data sets, and the built website."""
 
 import os
-import shutil
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 # `pytest -n auto` runs one worker per core, and each worker's notebook kernels inherit this
@@ -20,6 +20,7 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
 
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
+from book_build import build_once  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402
 
 if os.environ.get("PYTEST_XDIST_WORKER"):
@@ -46,32 +47,34 @@ def regression_data(request):
 
 
 @pytest.fixture(scope="session")
-def site():
-    """The built HTML: BOOK_HTML if given, else one clean build for this session."""
-    given = os.environ.get("BOOK_HTML")
-    if given:
-        html = Path(given).resolve()
-        assert (html / "index.html").is_file(), (
-            f"BOOK_HTML={given} holds no built book (index.html is missing)"
-        )
-        return html
-    out = ROOT / "_build" / "test-site"
-    shutil.rmtree(out, ignore_errors=True)
-    jupyter_book = Path(sys.executable).parent / "jupyter-book"
-    result = subprocess.run(
-        [
-            str(jupyter_book),
-            "build",
-            str(ROOT),
-            "--path-output",
-            str(out),
-            "-W",
-            "-n",
-            "--keep-going",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=1800,
-    )
-    assert result.returncode == 0, (result.stdout + result.stderr)[-5000:]
+def site(request):
+    """The website, built from clean once per test run into _build/test-site.
+
+    Every xdist worker that asks gets the same build (see book_build.py);
+    the build is the reader's own command, with warnings as errors.
+    """
+    worker = getattr(request.config, "workerinput", {})
+    run_id = worker.get("testrunuid") or uuid.uuid4().hex  # xdist's, or ours
+    out = build_once(ROOT / "_build" / "test-site", run_id, build_book)
     return out / "_build" / "html"
+
+
+def build_book(out):
+    jupyter_book = Path(sys.executable).parent / "jupyter-book"
+    command = [
+        str(jupyter_book),
+        "build",
+        ".",
+        "-W",
+        "-n",
+        "--keep-going",
+        "--path-output",
+        str(out),
+    ]
+    try:
+        result = subprocess.run(
+            command, cwd=ROOT, capture_output=True, text=True, timeout=3600
+        )
+    except subprocess.TimeoutExpired:
+        return False, f"{' '.join(command)} timed out after 3600 s"
+    return result.returncode == 0, result.stdout + result.stderr

@@ -481,7 +481,7 @@ def test_kernel_perceptron_bad_input_and_untouched_inputs():
     X, y = kernel_perceptron_datasets()[0]
     with pytest.raises(NotFittedError):
         KernelPerceptron().predict(X)
-    with pytest.raises(ValueError, match="exactly 2 classes"):
+    with pytest.raises(ValueError, match="Only binary classification"):
         KernelPerceptron().fit(X[:3], [0, 1, 2])
     with pytest.raises(ValueError, match="Unknown kernel"):
         KernelPerceptron(kernel="cosine").fit(X, y)

@@ -195,12 +195,12 @@ def test_breast_cancer_is_not_separable_and_warns():
 @pytest.mark.parametrize(
     "X, y, match",
     [
-        (np.zeros((4, 2)), [0, 1, 2, 0], "exactly 2 classes"),
-        (np.zeros((4, 2)), [1, 1, 1, 1], "exactly 2 classes"),
+        (np.zeros((4, 2)), [0, 1, 2, 0], "Only binary classification"),
+        (np.zeros((4, 2)), [1, 1, 1, 1], "only one class"),
         (np.zeros((4, 2)), [0.5, 1.0, 0.0, 1.0], "continuous"),
-        (np.zeros((4, 2)), [0, 1, 0], "different numbers of samples"),
+        (np.zeros((4, 2)), [0, 1, 0], "inconsistent numbers of samples"),
         ([[0.0, np.nan], [1.0, 1.0]], [0, 1], "NaN"),
-        (np.zeros(4), [0, 1, 0, 1], "2-D"),
+        (np.zeros(4), [0, 1, 0, 1], "Expected 2D array"),
     ],
 )
 def test_bad_input(X, y, match):

@@ -18,8 +18,8 @@ a reader without a network. The checks, per page unless noted:
 
 Screenshots for review go to ``_build/test-artifacts/`` (``BOOK_TEST_ARTIFACTS`` overrides).
 
-The site comes from ``BOOK_HTML`` when set (``.ci/run`` builds the book once and passes it);
-otherwise the book is built from clean once per test session, into ``_build/test-site/``.
+The site is built from clean once per test run, into ``_build/test-site/``
+(the ``site`` fixture in conftest.py; all xdist workers share that build).
 Each page is loaded once and shared by the checks (MathJax typesetting a long chapter is the
 slow part); the checks that click (solutions, theme switch) put the page back as they found it
 or run last on it.
@@ -92,13 +92,6 @@ SEARCHES = {
 }
 
 
-def unavailable(reason):
-    """Fail where CI promised a browser (BOOK_BROWSER_REQUIRED=1), skip elsewhere."""
-    if os.environ.get("BOOK_BROWSER_REQUIRED") == "1":
-        pytest.fail(reason)
-    pytest.skip(reason)
-
-
 # --------------------------------------------------------------------------- the site
 
 
@@ -125,13 +118,13 @@ def browser():
         filter(None, map(shutil.which, BROWSERS)), None
     )
     if not executable:
-        unavailable(
+        pytest.skip(
             "no Chromium found (install Debian's `chromium` package or set CHROMIUM=/path/to/chrome)"
         )
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        unavailable(
+        pytest.skip(
             "Playwright for Python is not installed (pip install -r requirements.txt)"
         )
     with sync_playwright() as playwright:

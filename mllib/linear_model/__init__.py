@@ -5,6 +5,7 @@ from .coordinate_descent import ElasticNet, Lasso, enet_path, lasso_path
 from .glm import PoissonRegressor
 from .least_squares import LinearRegression
 from .logistic import LogisticRegression
+from .multiclass_perceptron import MulticlassPerceptron
 from .perceptron import Perceptron
 from .ridge import Ridge
 from .sgd import SGDRegressor
@@ -15,6 +16,7 @@ __all__ = [
     "Lasso",
     "LinearRegression",
     "LogisticRegression",
+    "MulticlassPerceptron",
     "Perceptron",
     "PoissonRegressor",
     "Ridge",

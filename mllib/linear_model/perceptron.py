@@ -19,10 +19,11 @@ import numbers
 import warnings
 
 import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..base import BaseEstimator, ClassifierMixin
 from ..exceptions import ConvergenceWarning
-from ..validation import check_classification_targets, check_random_state
+from ..validation import check_random_state, encode_classes
 
 
 def run_mistake_driven_passes(
@@ -91,11 +92,12 @@ def run_mistake_driven_passes(
     )
 
 
-def encode_binary_labels(y, estimator_name):
-    """Return ``(classes, y_signed)`` with ``y_signed = +1`` for ``classes[1]``, ``-1`` for ``classes[0]``."""
-    classes, y_index = check_classification_targets(
-        y, n_classes=2, estimator_name=estimator_name
-    )
+def encode_binary_labels(y, estimator):
+    """Return ``(classes, y_signed)``, +1 for ``classes[1]``, -1 for the other.
+
+    More than two classes are refused, in scikit-learn's words.
+    """
+    classes, y_index = encode_classes(y, binary_only=True, estimator=estimator)
     return classes, 2.0 * y_index - 1.0
 
 
@@ -158,10 +160,15 @@ class Perceptron(ClassifierMixin, BaseEstimator):
         self.shuffle = shuffle
         self.random_state = random_state
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False  # binary only
+        return tags
+
     def fit(self, X, y):
         """Run passes over ``(X, y)`` until one makes no mistake; return ``self``."""
-        X, y = self._validate_data(X, y, reset=True, y_numeric=False)
-        self.classes_, y_signed = encode_binary_labels(y, "Perceptron")
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        self.classes_, y_signed = encode_binary_labels(y, self)
         rng = check_random_state(self.random_state)
         w, b = np.zeros(X.shape[1]), np.zeros(1)
         step_b = 1.0 if self.fit_intercept else 0.0
@@ -192,7 +199,8 @@ class Perceptron(ClassifierMixin, BaseEstimator):
 
     def decision_function(self, X):
         r""":math:`w^\top x + b` for each row of ``X``, shape (n_samples,); positive means ``classes_[1]``."""
-        X = self._validate_data(X, reset=False)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         return X @ self.coef_[0] + self.intercept_[0]
 
     def predict(self, X):

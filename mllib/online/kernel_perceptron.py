@@ -99,7 +99,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         """Run passes over ``(X, y)`` until one makes no mistake; return ``self``."""
         X, y = self._validate_data(X, y, reset=True, y_numeric=False)
-        self.classes_, y_signed = encode_binary_labels(y, "KernelPerceptron")
+        self.classes_, y_signed = encode_binary_labels(y, self)
         K = self._gram(X, X)
         if not is_psd_by_construction(self.kernel, self.degree, self.coef0):
             # without a feature map there is no perceptron in feature space, and no mistake bound

@@ -1,6 +1,7 @@
 """Decision trees (CART): impurities, the split search, growth, node arrays and pruning."""
 
 from .classes import DecisionTreeClassifier, DecisionTreeRegressor
+from .id3 import ID3Classifier, reduced_error_prune
 from .plotting import plot_tree
 from .pruning import (
     PruningPath,
@@ -14,6 +15,8 @@ from .structure import TREE_LEAF, TREE_UNDEFINED, Tree
 __all__ = [
     "DecisionTreeClassifier",
     "DecisionTreeRegressor",
+    "ID3Classifier",
+    "reduced_error_prune",
     "Tree",
     "plot_tree",
     "TREE_LEAF",
