@@ -42,6 +42,7 @@ def rows():
             lambda: LogisticRegression().fit(X, y),
             lambda: SkLogisticRegression().fit(X, y),
             repeat=7,
+            targeted=True,
         ),
         compare(
             "LogisticRegression binary, newton vs newton-cholesky",
@@ -60,6 +61,7 @@ def rows():
             lambda: LogisticRegression().fit(X3, y3),
             lambda: SkLogisticRegression().fit(X3, y3),
             repeat=7,
+            targeted=True,
         ),
     ]
 

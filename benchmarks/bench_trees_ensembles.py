@@ -72,6 +72,7 @@ def tree_rows(n=20000, d=10):
                 *tree_pair(X, y, depth, check=True),
                 repeat=5,
                 limit=TREE_LIMIT,
+                targeted=True,
             )
         )
     X, y = regression_data(n, d)
@@ -81,6 +82,7 @@ def tree_rows(n=20000, d=10):
             *regression_tree_pair(X, y, check=True),
             repeat=5,
             limit=TREE_LIMIT,
+            targeted=True,
         )
     )
     return results
@@ -109,6 +111,7 @@ def forest_rows(n=5000, d=20, trees=50):
         lambda: RandomForestClassifier(trees).fit(X, y),
         lambda: sk_ensemble.RandomForestClassifier(trees).fit(X, y),
         repeat=3,
+        targeted=True,
     )
     print(
         f"{'':50s} nodes {nodes[0]} / {nodes[1]}, test accuracy "
@@ -167,6 +170,7 @@ def adaboost_rows(n=5000, d=10, rounds=200):
             ),
             repeat=3,
             limit=TREE_LIMIT,
+            targeted=True,
         )
     ]
 

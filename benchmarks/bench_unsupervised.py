@@ -77,6 +77,7 @@ def rows():
             "KMeans 50000x10, k=8 (lloyd, one run)",
             *kmeans_pair(X, init, check=True),
             repeat=5,
+            targeted=True,
         )
     ]
     X, eps = dbscan_data(5000)
@@ -85,6 +86,7 @@ def rows():
             "DBSCAN 5000x2, eps=0.3, min_samples=5",
             *dbscan_pair(X, eps, check=True),
             repeat=5,
+            targeted=True,
         )
     )
 
