@@ -5,16 +5,18 @@ Run from the repository root::
 
     python benchmarks/run_all.py               # everything (a few minutes)
     python benchmarks/run_all.py trees growth  # only some scripts
+    python benchmarks/run_all.py --wait-load 1.5  # each script when quiet
 
 The full run writes ``benchmarks/RESULTS.md`` and copies the tables into the
 benchmark section of ``README.md`` (between its two ``benchmarks`` markers),
 with the machine they ran on. Both libraries run single-threaded
 (``threadpool_limits(1)``); each time is the best of several runs, mllib's
-and scikit-learn's alternating. The machine's load average is recorded
-before and after: on a busy machine the ratios are noisier, so run it when
-the machine is quiet.
+and scikit-learn's alternating. The machine's load average is recorded at
+the start of each script: on a busy machine the ratios are noisier, so run
+it when the machine is quiet (``--wait-load`` waits for that).
 """
 
+import argparse
 import datetime
 import os
 import platform
@@ -22,6 +24,7 @@ import re
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import numpy
@@ -158,7 +161,8 @@ def markdown(ratios, growths, loads):
             about,
             "",
             f"Machine: {machine()}.",
-            f"One-minute load average before and after the run: {load}.",
+            "One-minute load average at the start of each script and at "
+            f"the end: {load}.",
             "",
             f"**{verdict(ratios, growths)}**",
             "",
@@ -169,7 +173,13 @@ def markdown(ratios, growths, loads):
     )
 
 
-def main(names):
+def wait_for_quiet(threshold):
+    """Sleep until the one-minute load average is below ``threshold``."""
+    while os.getloadavg()[0] >= threshold:
+        time.sleep(10)
+
+
+def main(names, wait_load=None):
     unknown = set(names) - set(SCRIPTS)
     if unknown:
         sys.exit(
@@ -177,16 +187,13 @@ def main(names):
             f"{list(SCRIPTS)}"
         )
     selected = [key for key in SCRIPTS if not names or key in names]
-    loads = [os.getloadavg()[0]]
-    if loads[0] > 1.0:
-        print(
-            f"warning: load average {loads[0]:.2f}; other processes will "
-            "make the times noisy"
-        )
-    rows = []
+    loads, rows = [], []
     with threadpool_limits(limits=1):
         for key in selected:
-            print(f"\n== {SCRIPTS[key]}", flush=True)
+            if wait_load is not None:
+                wait_for_quiet(wait_load)
+            loads.append(os.getloadavg()[0])
+            print(f"\n== {SCRIPTS[key]} (load {loads[-1]:.2f})", flush=True)
             rows += __import__(SCRIPTS[key]).rows()
     loads.append(os.getloadavg()[0])
     ratios = [row for row in rows if "ratio" in row]
@@ -207,4 +214,16 @@ def main(names):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "scripts", nargs="*", help=f"some of {list(SCRIPTS)} (default: all)"
+    )
+    parser.add_argument(
+        "--wait-load",
+        type=float,
+        metavar="L",
+        help="before each script, wait until the one-minute load average "
+        "is below L (on a shared machine)",
+    )
+    arguments = parser.parse_args()
+    main(arguments.scripts, arguments.wait_load)
