@@ -19,7 +19,6 @@ before a chapter is converted, so they are not strict.
 import pytest
 
 NOT_CONVERTED = {
-    "04-regularisation",
     "05-perceptron-online",
     "06-support-vector-machines",
     "07-kernel-methods",
