@@ -23,7 +23,6 @@ NOT_CONVERTED = {
     "02-gradient-methods",
     "03-linear-regression",
     "04-regularisation",
-    "05-perceptron-online",
     "06-support-vector-machines",
     "07-kernel-methods",
     "08-logistic-regression",

@@ -97,21 +97,27 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         )
         return pairwise_kernels(X, Y, metric=self.kernel, **params)
 
+    def _training_gram(self, X):
+        """The Gram matrix of the training data, checked to be PSD unless the
+        kernel is a kernel by construction: without a feature map there is no
+        perceptron in feature space, and no mistake bound."""
+        K = self._gram(X, X)
+        if not is_psd_by_construction(self.kernel, self.degree, self.coef0):
+            check_psd(
+                K, name="The Gram matrix of the kernel on the training data"
+            )
+        return K
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False  # binary only
         return tags
 
     def fit(self, X, y):
-        """Run passes over ``(X, y)`` until one makes no mistake; return ``self``."""
+        """Run passes over ``(X, y)`` until one is mistake-free; return self."""
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, y_signed = encode_binary_labels(y, self)
-        K = self._gram(X, X)
-        if not is_psd_by_construction(self.kernel, self.degree, self.coef0):
-            # without a feature map there is no perceptron in feature space, and no mistake bound
-            check_psd(
-                K, name="The Gram matrix of the kernel on the training data"
-            )
+        K = self._training_gram(X)
         rng = check_random_state(self.random_state)
         counts, decision = np.zeros(len(X)), np.zeros(len(X))
         step_b = 1.0 if self.fit_intercept else 0.0
@@ -119,6 +125,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         def is_mistake(i):  # "<= 0", as for the primal perceptron
             return y_signed[i] * decision[i] <= 0
 
+        # c_i += 1 adds y_i (k(x_i, x_j) + 1_b) to every decision value f(x_j)
         def update(i):
             counts[i] += 1
             decision[:] += y_signed[i] * (K[:, i] + step_b)
