@@ -24,7 +24,6 @@ NOT_CONVERTED = {
     "03-linear-regression",
     "04-regularisation",
     "06-support-vector-machines",
-    "07-kernel-methods",
     "08-logistic-regression",
     "09-generative-classifiers",
     "10-bayesian-inference",

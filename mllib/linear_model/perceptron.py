@@ -161,7 +161,7 @@ class Perceptron(ClassifierMixin, BaseEstimator):
         return tags
 
     def fit(self, X, y):
-        """Run passes over ``(X, y)`` until one is mistake-free; return self."""
+        """Run passes over ``(X, y)`` until one is mistake-free."""
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, y_signed = encode_binary_labels(y, self)
         rng = check_random_state(self.random_state)

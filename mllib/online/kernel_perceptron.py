@@ -13,7 +13,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..kernels import check_psd, is_psd_by_construction, pairwise_kernels
+from ..kernels import checked_gram, pairwise_kernels
 from ..linear_model.perceptron import (
     encode_binary_labels,
     run_mistake_driven_passes,
@@ -97,27 +97,18 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         )
         return pairwise_kernels(X, Y, metric=self.kernel, **params)
 
-    def _training_gram(self, X):
-        """The Gram matrix of the training data, checked to be PSD unless the
-        kernel is a kernel by construction: without a feature map there is no
-        perceptron in feature space, and no mistake bound."""
-        K = self._gram(X, X)
-        if not is_psd_by_construction(self.kernel, self.degree, self.coef0):
-            check_psd(
-                K, name="The Gram matrix of the kernel on the training data"
-            )
-        return K
-
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False  # binary only
         return tags
 
     def fit(self, X, y):
-        """Run passes over ``(X, y)`` until one is mistake-free; return self."""
+        """Run passes over ``(X, y)`` until one is mistake-free."""
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, y_signed = encode_binary_labels(y, self)
-        K = self._training_gram(X)
+        K = checked_gram(
+            self._gram(X, X), self.kernel, self.degree, self.coef0
+        )
         rng = check_random_state(self.random_state)
         counts, decision = np.zeros(len(X)), np.zeros(len(X))
         step_b = 1.0 if self.fit_intercept else 0.0
