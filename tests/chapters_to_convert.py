@@ -23,7 +23,6 @@ NOT_CONVERTED = {
     "02-gradient-methods",
     "03-linear-regression",
     "04-regularisation",
-    "06-support-vector-machines",
     "08-logistic-regression",
     "09-generative-classifiers",
     "10-bayesian-inference",

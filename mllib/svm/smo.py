@@ -55,20 +55,22 @@ class SMOResult(NamedTuple):
 
 
 def smo(K, y, C, *, tol=1e-3, max_iter=-1):
-    r"""Solve the SVM dual for a precomputed Gram matrix by SMO with second-order working sets.
+    r"""Solve the SVM dual for a precomputed Gram matrix by SMO with
+    second-order working sets.
 
     Parameters
     ----------
     K : ndarray of shape (n, n) or KernelRows
-        Gram matrix :math:`K_{ij} = k(x_i, x_j)`, symmetric positive semi-definite; only its
-        rows ``K[i]`` and ``K.diagonal()`` are used.
+        Gram matrix :math:`K_{ij} = k(x_i, x_j)`, symmetric positive
+        semi-definite; only its rows ``K[i]`` and ``K.diagonal()`` are used.
     y : ndarray of shape (n,)
         Labels in :math:`\{-1, +1\}`, both present.
     C : float
-        Box bound; ``np.inf`` for the hard margin (the caller must check separability, or
-        the dual is unbounded).
+        Box bound; ``np.inf`` for the hard margin (the caller must check
+        separability, or the dual is unbounded).
     tol : float
-        Stop when the maximal violation :math:`\max_{I_{up}} v - \min_{I_{low}} v < \mathrm{tol}`
+        Stop when the maximal violation
+        :math:`\max_{I_{up}} v - \min_{I_{low}} v < \mathrm{tol}`
         (libsvm's ``eps``).
     max_iter : int
         Maximum number of steps; ``-1`` for no limit.
@@ -79,8 +81,9 @@ def smo(K, y, C, *, tol=1e-3, max_iter=-1):
 
     References
     ----------
-    Platt (1998), *Sequential minimal optimization*; Fan, Chen & Lin (2005), *Working set
-    selection using second order information for training SVM*, JMLR 6, Algorithm WSS3.
+    Platt (1998), *Sequential minimal optimization*; Fan, Chen & Lin (2005),
+    *Working set selection using second order information for training
+    SVM*, JMLR 6, Algorithm WSS3.
     """
     n = len(y)
     alpha = np.zeros(n)
@@ -96,31 +99,25 @@ def smo(K, y, C, *, tol=1e-3, max_iter=-1):
         violations.append(violation)
         if violation < tol or step == max_iter:
             break
-        # Second-order choice of j (WSS3): the largest guaranteed increase of D, b^2 / (2a), among
-        # the "low" multipliers that violate the KKT conditions together with i. (In place: the
-        # loop runs thousands of times, and numpy's per-call overhead is what it costs.)
-        Ki = K[i]
-        gain = (
-            v_up[i] - v_low
-        )  # b_it = v_i - v_t > 0: the pair (i, t) violates
-        np.maximum(gain, 0.0, out=gain)
-        curvature = diag - 2.0 * Ki  # a_it = K_ii + K_tt - 2 K_it
-        curvature += diag[i]  #      = ||phi(x_i) - phi(x_t)||^2
-        np.maximum(curvature, TAU, out=curvature)
-        gain *= gain
-        gain /= curvature
-        j = int(gain.argmax())
-        b_ij, a_ij = v_up[i] - v_low[j], curvature[j]
-        # The exact maximiser t = b/a along alpha_i += t y_i, alpha_j -= t y_j, clipped to the box.
+        # Second-order choice of j (WSS3): the largest guaranteed increase
+        # g_il^2 / (2 a_il) of D among the "low" multipliers l that violate
+        # the KKT conditions together with i, g_il = v_i - v_l > 0
+        K_i = K[i]
+        slope = np.maximum(v_up[i] - v_low, 0.0)  # g_il, 0 if no violation
+        # a_il = K_ii + K_ll - 2 K_il = ||phi(x_i) - phi(x_l)||^2
+        curvature = np.maximum(diag[i] + diag - 2.0 * K_i, TAU)
+        j = int((slope**2 / curvature).argmax())
+        g_ij, a_ij = slope[j], curvature[j]
+        # The exact maximiser delta = g/a along alpha_i += delta y_i,
+        # alpha_j -= delta y_j, clipped to the box
         y_i, y_j = labels[i], labels[j]
         room_i = C - alpha[i] if y_i > 0 else alpha[i]
         room_j = alpha[j] if y_j > 0 else C - alpha[j]
-        t = min(b_ij / a_ij, room_i, room_j)
-        alpha[i] = _move(alpha[i], t, y_i, t == room_i, C)
-        alpha[j] = _move(alpha[j], t, -y_j, t == room_j, C)
-        # Cached-gradient update: v changes by -t (K_i - K_j), two kernel rows, O(n).
-        change = Ki - K[j]
-        change *= t
+        delta = min(g_ij / a_ij, room_i, room_j)
+        alpha[i] = _move(alpha[i], delta, y_i, delta == room_i, C)
+        alpha[j] = _move(alpha[j], delta, -y_j, delta == room_j, C)
+        # Cached gradient: v <- v - delta (K_i - K_j), two kernel rows, O(n)
+        change = delta * (K_i - K[j])
         v -= change
         v_up -= change
         v_low -= change
@@ -135,16 +132,14 @@ def smo(K, y, C, *, tol=1e-3, max_iter=-1):
                 if (alpha[k] < C if labels[k] < 0 else alpha[k] > 0)
                 else np.inf
             )
-        dual += (
-            t * b_ij - 0.5 * t * t * a_ij
-        )  # exact increase of D along the step
+        dual += delta * g_ij - 0.5 * delta**2 * a_ij  # exact increase of D
         duals.append(dual)
         step += 1
     converged = violations[-1] < tol
     if not converged:
         warnings.warn(
-            f"SMO stopped at max_iter={max_iter} steps with maximal KKT violation "
-            f"{violations[-1]:.3g} > tol={tol}. Increase max_iter.",
+            f"SMO stopped at max_iter={max_iter} steps with maximal KKT "
+            f"violation {violations[-1]:.3g} > tol={tol}. Increase max_iter.",
             ConvergenceWarning,
             stacklevel=2,
         )
@@ -154,11 +149,12 @@ def smo(K, y, C, *, tol=1e-3, max_iter=-1):
     )
 
 
-def _move(value, t, direction, to_bound, C):
-    """alpha + t * direction, set exactly on the bound it was clipped to (no rounding residue)."""
+def _move(value, delta, direction, to_bound, C):
+    """alpha + delta * direction, set exactly on the bound it was clipped to
+    (no rounding residue)."""
     if to_bound:
         return C if direction > 0 else 0.0
-    return value + t * direction
+    return value + delta * direction
 
 
 def _intercept(alpha, v, y, C):
