@@ -19,9 +19,6 @@ before a chapter is converted, so they are not strict.
 import pytest
 
 NOT_CONVERTED = {
-    "05-perceptron-online",
-    "06-support-vector-machines",
-    "07-kernel-methods",
     "08-logistic-regression",
     "09-generative-classifiers",
     "10-bayesian-inference",
