@@ -29,7 +29,6 @@ NOT_CONVERTED = {
     "08-logistic-regression",
     "09-generative-classifiers",
     "10-bayesian-inference",
-    "11-gaussian-processes",
     "12-trees-and-neighbours",
     "13-ensembles",
     "14-clustering",
