@@ -28,7 +28,6 @@ NOT_CONVERTED = {
     "07-kernel-methods",
     "08-logistic-regression",
     "09-generative-classifiers",
-    "10-bayesian-inference",
     "12-trees-and-neighbours",
     "13-ensembles",
     "14-clustering",
