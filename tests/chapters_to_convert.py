@@ -26,7 +26,6 @@ NOT_CONVERTED = {
     "05-perceptron-online",
     "06-support-vector-machines",
     "07-kernel-methods",
-    "09-generative-classifiers",
     "12-trees-and-neighbours",
     "13-ensembles",
     "14-clustering",
