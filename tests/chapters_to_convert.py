@@ -19,10 +19,6 @@ before a chapter is converted, so they are not strict.
 import pytest
 
 NOT_CONVERTED = {
-    "08-logistic-regression",
-    "09-generative-classifiers",
-    "10-bayesian-inference",
-    "11-gaussian-processes",
     "12-trees-and-neighbours",
     "13-ensembles",
     "14-clustering",
