@@ -31,7 +31,6 @@ NOT_CONVERTED = {
     "10-bayesian-inference",
     "11-gaussian-processes",
     "12-trees-and-neighbours",
-    "14-clustering",
     "15-pca",
     "16-mixture-models",
     "17-learning-theory",
