@@ -13,17 +13,12 @@ the best of 15 fits.
 Run from the repository root: ``python benchmarks/bench_linear_models.py``.
 """
 
-import sys
-from pathlib import Path
-
 import numpy as np
 from sklearn import linear_model as sk
 from threadpoolctl import threadpool_limits
+from timing import compare as compare_best_of
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from timing import compare as compare_best_of  # noqa: E402
-
-from mllib.linear_model import ElasticNet, Lasso, Ridge  # noqa: E402
+from mllib.linear_model import ElasticNet, Lasso, Ridge
 
 
 def correlated_regression(n, d, n_informative, seed, rho=0.5):
@@ -43,18 +38,23 @@ def compare(name, ours, theirs):
     return compare_best_of(name, ours, theirs, repeat=15)
 
 
-def main():
+def rows():
+    results = []
     X, y = correlated_regression(20000, 100, 100, seed=0)
-    compare(
-        "Ridge 20000x100 (primal)",
-        lambda: Ridge(alpha=1.0).fit(X, y),
-        lambda: sk.Ridge(alpha=1.0).fit(X, y),
+    results.append(
+        compare(
+            "Ridge 20000x100 (primal)",
+            lambda: Ridge(alpha=1.0).fit(X, y),
+            lambda: sk.Ridge(alpha=1.0).fit(X, y),
+        )
     )
     X, y = correlated_regression(500, 5000, 50, seed=1)
-    compare(
-        "Ridge 500x5000 (dual)",
-        lambda: Ridge(alpha=1.0).fit(X, y),
-        lambda: sk.Ridge(alpha=1.0).fit(X, y),
+    results.append(
+        compare(
+            "Ridge 500x5000 (dual)",
+            lambda: Ridge(alpha=1.0).fit(X, y),
+            lambda: sk.Ridge(alpha=1.0).fit(X, y),
+        )
     )
 
     X, y = correlated_regression(5000, 200, 20, seed=2)
@@ -65,18 +65,23 @@ def main():
         f"{np.count_nonzero(ref.coef_)}), sweeps {ours.n_iter_} ({ref.n_iter_}), "
         f"max |coef difference| {np.max(np.abs(ours.coef_ - ref.coef_)):.1e}"
     )
-    compare(
-        "Lasso 5000x200, ~20 non-zeros",
-        lambda: Lasso(alpha=alpha).fit(X, y),
-        lambda: sk.Lasso(alpha=alpha).fit(X, y),
+    results.append(
+        compare(
+            "Lasso 5000x200, ~20 non-zeros",
+            lambda: Lasso(alpha=alpha).fit(X, y),
+            lambda: sk.Lasso(alpha=alpha).fit(X, y),
+        )
     )
-    compare(
-        "ElasticNet 5000x200, l1_ratio=0.5",
-        lambda: ElasticNet(alpha=alpha).fit(X, y),
-        lambda: sk.ElasticNet(alpha=alpha).fit(X, y),
+    results.append(
+        compare(
+            "ElasticNet 5000x200, l1_ratio=0.5",
+            lambda: ElasticNet(alpha=alpha).fit(X, y),
+            lambda: sk.ElasticNet(alpha=alpha).fit(X, y),
+        )
     )
+    return results
 
 
 if __name__ == "__main__":
     with threadpool_limits(limits=1):
-        main()
+        rows()

@@ -8,6 +8,7 @@ Python over samples, scikit-learn's is Cython.
 
 import numpy as np
 from sklearn.linear_model import Perceptron as SkPerceptron
+from threadpoolctl import threadpool_limits
 from timing import compare
 
 from mllib.linear_model import Perceptron
@@ -15,6 +16,7 @@ from mllib.online import KernelPerceptron, make_separable
 
 
 def rows():
+    results = []
     for n, d, margin in [(1000, 2, 0.05), (2000, 20, 0.02), (2000, 200, 0.02)]:
         X, y, _ = make_separable(n, d, margin, random_state=0)
         ours = Perceptron(shuffle=False).fit(X, y)
@@ -32,20 +34,28 @@ def rows():
 
         np.testing.assert_allclose(sklearn_fit().coef_, ours.coef_, atol=1e-12)
         label = f"Perceptron n={n} d={d} ({ours.n_updates_} updates, {passes} passes)"
-        compare(
-            label,
-            lambda: Perceptron(shuffle=False).fit(X, y),
-            sklearn_fit,
-            repeat=3,
+        results.append(
+            compare(
+                label,
+                lambda: Perceptron(shuffle=False).fit(X, y),
+                sklearn_fit,
+                repeat=3,
+                limit=None,
+            )
         )
-        compare(
-            "KernelPerceptron(linear) vs sklearn, same data",
-            lambda: KernelPerceptron(shuffle=False).fit(X, y),
-            sklearn_fit,
-            repeat=3,
+        results.append(
+            compare(
+                f"KernelPerceptron(linear) n={n} d={d} vs Perceptron",
+                lambda: KernelPerceptron(shuffle=False).fit(X, y),
+                sklearn_fit,
+                repeat=3,
+                limit=None,
+            )
         )
+    return results
 
 
 if __name__ == "__main__":
     print("ratio = mllib time / scikit-learn time (best of 3, one process)")
-    rows()
+    with threadpool_limits(limits=1):
+        rows()

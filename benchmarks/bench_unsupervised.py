@@ -1,55 +1,93 @@
-"""Fit times of mllib's clustering and mixture models against scikit-learn's, in one process.
+"""Fit times of mllib's clustering and mixture models against scikit-learn's,
+in one process.
 
-k-means on 50000×10 with k=8 overlapping blobs (Lloyd's algorithm from the same k-means++ centres, one run, so
-both libraries do the same iterations), and a full-covariance Gaussian mixture on 20000×5 with
-5 components (EM from the same initial means, a fixed number of iterations).
+k-means on 50000x10 with k=8 overlapping blobs (Lloyd's algorithm from the
+same k-means++ centres, one run, so both libraries do the same iterations);
+DBSCAN on 5000 points in 2-D (four blobs, about 30 neighbours within eps of a
+point); a full-covariance Gaussian mixture on 20000x5 with 5 components (EM
+from the same initial means, a fixed number of iterations).
 
-Both libraries run with single-threaded BLAS and OpenMP (``threadpoolctl``), so that the
-ratios measure the code rather than the load of a shared machine. Each time is the best of 3
-fits.
+Both libraries run with single-threaded BLAS and OpenMP
+(``threadpoolctl``), so that the ratios measure the code rather than the
+load of a shared machine.
 
 Run from the repository root: ``python benchmarks/bench_unsupervised.py``.
 """
 
-import sys
 import warnings
-from pathlib import Path
 
 import numpy as np
 from sklearn import cluster as skc
 from sklearn import mixture as skm
 from sklearn.datasets import make_blobs
 from threadpoolctl import threadpool_limits
+from timing import compare
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from timing import compare  # noqa: E402
-
-from mllib.cluster import KMeans, kmeans_plusplus  # noqa: E402
-from mllib.mixture import GaussianMixture  # noqa: E402
+from mllib.cluster import DBSCAN, KMeans, kmeans_plusplus
+from mllib.mixture import GaussianMixture
 
 
-def main():
+def kmeans_data(n, seed=0):
+    """Overlapping blobs in 10-D and k-means++ centres for k = 8."""
     X, _ = make_blobs(
-        n_samples=50_000,
+        n_samples=n,
         n_features=10,
         centers=8,
         cluster_std=6.0,
-        random_state=0,
+        random_state=seed,
     )
-    init = kmeans_plusplus(X, 8, random_state=0)[0]
-    ours, ref = (
-        KMeans(8, init=init, n_init=1).fit(X),
-        skc.KMeans(8, init=init, n_init=1, algorithm="lloyd").fit(X),
+    return X, kmeans_plusplus(X, 8, random_state=seed)[0]
+
+
+def kmeans_pair(X, init, check=False):
+    """The two Lloyd fits from the same centres; checks that they agree."""
+    ours = lambda: KMeans(8, init=init, n_init=1).fit(X)
+    theirs = lambda: skc.KMeans(8, init=init, n_init=1, algorithm="lloyd").fit(
+        X
     )
-    print(
-        f"  k-means: {ours.n_iter_} iterations (scikit-learn {ref.n_iter_}), "
-        f"relative inertia difference {abs(ours.inertia_ - ref.inertia_) / ref.inertia_:.1e}"
-    )
-    compare(
-        "KMeans 50000x10, k=8 (lloyd, one run)",
-        lambda: KMeans(8, init=init, n_init=1).fit(X),
-        lambda: skc.KMeans(8, init=init, n_init=1, algorithm="lloyd").fit(X),
-        repeat=3,
+    if check:
+        a, b = ours(), theirs()
+        gap = abs(a.inertia_ - b.inertia_) / b.inertia_
+        assert a.n_iter_ == b.n_iter_ and gap < 1e-10, (a.n_iter_, gap)
+        assert np.array_equal(a.labels_, b.labels_)
+    return ours, theirs
+
+
+def dbscan_data(n):
+    """Four blobs in 2-D, with eps shrinking as sqrt(5000 / n) so that a
+    point has about the same number of neighbours (about 30) at every n."""
+    X, _ = make_blobs(n_samples=n, centers=4, random_state=0)
+    return X, 0.3 * np.sqrt(5000 / n)
+
+
+def dbscan_pair(X, eps, check=False):
+    ours = lambda: DBSCAN(eps=eps, min_samples=5).fit(X)
+    theirs = lambda: skc.DBSCAN(eps=eps, min_samples=5).fit(X)
+    if check:
+        a, b = ours(), theirs()
+        assert np.array_equal(a.labels_, b.labels_)
+        assert np.array_equal(a.core_sample_indices_, b.core_sample_indices_)
+    return ours, theirs
+
+
+def rows():
+    X, init = kmeans_data(50_000)
+    results = [
+        compare(
+            "KMeans 50000x10, k=8 (lloyd, one run)",
+            *kmeans_pair(X, init, check=True),
+            repeat=5,
+            targeted=True,
+        )
+    ]
+    X, eps = dbscan_data(5000)
+    results.append(
+        compare(
+            "DBSCAN 5000x2, eps=0.3, min_samples=5",
+            *dbscan_pair(X, eps, check=True),
+            repeat=5,
+            targeted=True,
+        )
     )
 
     X, _ = make_blobs(
@@ -68,17 +106,19 @@ def main():
         tol=0.0,
     )
     with warnings.catch_warnings():
-        warnings.simplefilter(
-            "ignore"
-        )  # tol=0 never converges: both run exactly max_iter EM steps
-        compare(
-            "GaussianMixture 20000x5, 5 full, 50 EM steps",
-            lambda: GaussianMixture(**settings).fit(X),
-            lambda: skm.GaussianMixture(**settings).fit(X),
-            repeat=3,
+        # tol=0 never converges: both run exactly max_iter EM steps
+        warnings.simplefilter("ignore")
+        results.append(
+            compare(
+                "GaussianMixture 20000x5, 5 full, 50 EM steps",
+                lambda: GaussianMixture(**settings).fit(X),
+                lambda: skm.GaussianMixture(**settings).fit(X),
+                repeat=3,
+            )
         )
+    return results
 
 
 if __name__ == "__main__":
     with threadpool_limits(limits=1):
-        main()
+        rows()

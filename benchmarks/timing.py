@@ -1,13 +1,22 @@
-"""Shared timing helper for the benchmark scripts: best-of-k fit times, in one process."""
+"""Shared timing helpers for the benchmark scripts: best-of-k fit times and
+growth slopes, mllib and scikit-learn in one process.
+
+Every function prints its rows as it goes and returns them as dictionaries,
+which ``run_all.py`` collects into one table.
+"""
 
 import time
 
+import numpy as np
+
 
 def best_time(fit, repeat=5, clock=time.perf_counter):
-    """Best time of ``fit()`` over ``repeat`` runs (the least disturbed by other load).
+    """Best time of ``fit()`` over ``repeat`` runs (the least disturbed by
+    other load).
 
-    ``clock`` is the wall clock by default; ``time.process_time`` gives the CPU time of the
-    process instead (all its threads), which other processes on a loaded machine disturb less.
+    ``clock`` is the wall clock by default; ``time.process_time`` gives the
+    CPU time of the process instead (all its threads), which other processes
+    on a loaded machine disturb less.
     """
     best = float("inf")
     for _ in range(repeat):
@@ -17,25 +26,97 @@ def best_time(fit, repeat=5, clock=time.perf_counter):
     return best
 
 
-def compare(name, ours, theirs, repeat=5, limit=2.0):
-    """Time two zero-argument fit functions and print one row: times and the ratios ours/theirs.
-
-    The two are run alternately, ``repeat`` times each, so that a change in the load of the
-    machine affects both; each keeps its best wall-clock and its best CPU time. Returns the
-    wall-clock ratio; ``limit`` only labels the row (timing is reported, never asserted).
-    """
+def _best_of_alternating(ours, theirs, repeat):
+    """Best wall-clock and CPU times of two functions run alternately."""
     best = {"ours": [float("inf")] * 2, "theirs": [float("inf")] * 2}
     for _ in range(repeat):
         for key, fit in (("ours", ours), ("theirs", theirs)):
             wall, cpu = time.perf_counter(), time.process_time()
             fit()
-            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+            wall = time.perf_counter() - wall
+            cpu = time.process_time() - cpu
             best[key] = [min(best[key][0], wall), min(best[key][1], cpu)]
-    (t_ours, c_ours), (t_theirs, c_theirs) = best["ours"], best["theirs"]
-    ratio = t_ours / t_theirs
-    verdict = "ok" if ratio <= limit else f"SLOWER than {limit:g}x"
-    print(
-        f"{name:45s} mllib {1e3 * t_ours:9.2f} ms   scikit-learn {1e3 * t_theirs:9.2f} ms   "
-        f"ratio {ratio:5.2f} (CPU time {c_ours / c_theirs:5.2f})  {verdict}"
+    return best["ours"], best["theirs"]
+
+
+def compare(name, ours, theirs, repeat=5, limit=2.0, targeted=False):
+    """Time two zero-argument fit functions and print one row: times and
+    the ratio ours/theirs.
+
+    The two are run alternately, ``repeat`` times each, so that a change in
+    the load of the machine affects both; each keeps its best wall-clock and
+    its best CPU time. ``limit`` is the target ratio (``None``: reported
+    only); ``targeted`` marks the rows of issue 18's table. Timing is
+    reported, never asserted. Returns the row as a dict.
+    """
+    (t_ours, c_ours), (t_theirs, c_theirs) = _best_of_alternating(
+        ours, theirs, repeat
     )
-    return ratio
+    ratio = t_ours / t_theirs
+    if limit is None:
+        verdict = "no target"
+    else:
+        verdict = "ok" if ratio <= limit else f"ABOVE {limit:g}x"
+    print(
+        f"{name:50s} mllib {1e3 * t_ours:9.2f} ms   scikit-learn "
+        f"{1e3 * t_theirs:9.2f} ms   ratio {ratio:5.2f} "
+        f"(CPU time {c_ours / c_theirs:5.2f})  {verdict}",
+        flush=True,
+    )
+    return dict(
+        name=name,
+        ours=t_ours,
+        theirs=t_theirs,
+        ratio=ratio,
+        cpu_ratio=c_ours / c_theirs,
+        limit=limit,
+        targeted=targeted,
+        ok=limit is None or ratio <= limit,
+    )
+
+
+def loglog_slope(sizes, times):
+    """Least-squares slope of log(time) against log(n): the exponent a in
+    time ~ n^a over the sizes measured."""
+    return float(np.polyfit(np.log(sizes), np.log(times), 1)[0])
+
+
+def growth(name, sizes, make_case, repeat=5, tolerance=0.2):
+    """Time mllib and scikit-learn at each size and compare the growth.
+
+    ``make_case(n)`` returns the two zero-argument functions to time at size
+    ``n`` (it may check there that they agree). At each size the two run
+    alternately, best of ``repeat``. The slopes of log(time) against log(n)
+    are compared: mllib's may exceed scikit-learn's by at most
+    ``tolerance``. Returns the row as a dict.
+    """
+    ours, theirs = [], []
+    for n in sizes:
+        (t_ours, _), (t_theirs, _) = _best_of_alternating(
+            *make_case(n), repeat
+        )
+        ours.append(t_ours)
+        theirs.append(t_theirs)
+        print(
+            f"{name:50s} n={n:6d}   mllib {1e3 * t_ours:9.2f} ms   "
+            f"scikit-learn {1e3 * t_theirs:9.2f} ms   "
+            f"ratio {t_ours / t_theirs:5.2f}",
+            flush=True,
+        )
+    slope, reference = loglog_slope(sizes, ours), loglog_slope(sizes, theirs)
+    ok = slope <= reference + tolerance
+    print(
+        f"{name:50s} log-log slope: mllib {slope:.2f}, scikit-learn "
+        f"{reference:.2f}  {'ok' if ok else f'ABOVE +{tolerance:g}'}",
+        flush=True,
+    )
+    return dict(
+        name=name,
+        sizes=list(sizes),
+        ours=ours,
+        theirs=theirs,
+        slope=slope,
+        reference_slope=reference,
+        tolerance=tolerance,
+        ok=ok,
+    )

@@ -9,11 +9,11 @@ and predicts the most probable class; the regressor predicts
 that coincides with training points gets the average of those points only). Larger :math:`k`
 averages over more points: a smoother, lower-variance, more biased estimate.
 
-Queries are processed in chunks so that the block of squared distances (from
-:func:`mllib.kernels.squared_euclidean_distances`, one matrix product) stays small; in each row,
-``np.argpartition`` finds the :math:`k` smallest in :math:`O(n)` time, and only those :math:`k`
-distances are recomputed directly (the expansion :math:`\lVert x\rVert^2+\lVert y\rVert^2-2x^\top y`
-can leave :math:`10^{-8}` where the distance is 0) and sorted. Same results as scikit-learn's ``KNeighborsClassifier`` / ``KNeighborsRegressor``
+Queries are processed in chunks so that the block of squared distances (from the
+expansion :math:`\lVert x\rVert^2+\lVert y\rVert^2-2x^\top y`, one matrix product) stays
+small; in each row, :func:`k_smallest` finds the :math:`k` smallest in :math:`O(n)` time, and
+only those :math:`k` distances are recomputed directly (the expansion can leave :math:`10^{-8}`
+where the distance is 0) and sorted. Same results as scikit-learn's ``KNeighborsClassifier`` / ``KNeighborsRegressor``
 with ``algorithm="brute"`` and the default Euclidean metric, wherever no two training points
 are at exactly the same distance from a query at the :math:`k`-th place.
 
@@ -24,11 +24,40 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .kernels import squared_euclidean_distances
 from .validation import check_int, encode_classes
 
 #: Squared distances per chunk of queries (about 16 MB of float64).
 CHUNK_ENTRIES = 2**21
+
+
+def k_smallest(scores, k):
+    r"""Column indices of the ``k`` smallest entries of each row of
+    ``scores``, shape (n_rows, k), in no particular order.
+
+    Cut each row into blocks of about 64 entries. Their ``k`` smallest
+    minima are ``k`` distinct entries, so the ``k``-th smallest of them, the
+    ``bound``, is at least the row's ``k``-th smallest entry: the ``k``
+    smallest entries lie in the blocks whose minimum is at most the bound,
+    and are at most the bound themselves. Typically about ``k`` blocks and
+    not many more than ``k`` entries qualify, and only these are sorted:
+    :math:`O(n)` work per row in all, several times faster than
+    ``np.argpartition`` (one call per row). Ties go to the smaller index.
+    """
+    n_rows, n = scores.shape
+    block = max(1, min(64, n // k))  # at least k blocks
+    minima = np.minimum.reduceat(scores, np.arange(0, n, block), axis=1)
+    bound = np.partition(minima, k - 1, axis=1)[:, k - 1]
+    # the entries of the blocks that may hold one of the k smallest ...
+    row, blocks = np.nonzero(minima <= bound[:, None])
+    column = (blocks * block)[:, None] + np.arange(block)
+    row = np.broadcast_to(row[:, None], column.shape)
+    row, column = row[column < n], column[column < n]
+    # ... that are not above the bound, by row, value, then column
+    candidate = scores[row, column] <= bound[row]
+    row, column = row[candidate], column[candidate]
+    by_row_and_value = np.lexsort((scores[row, column], row))  # stable
+    start = np.searchsorted(row, np.arange(n_rows))  # row is sorted
+    return column[by_row_and_value][start[:, None] + np.arange(k)]
 
 
 class _KNeighborsBase(BaseEstimator):
@@ -55,8 +84,8 @@ class _KNeighborsBase(BaseEstimator):
             Euclidean distances (only if ``return_distance``).
         indices : ndarray of shape (n_queries, n_neighbors)
             Rows of the training set; among equal distances, the smaller index comes first. If
-            several training points tie for the last place, which of them are returned is
-            unspecified (whichever ``np.argpartition`` picks), as in scikit-learn.
+            several training points tie for the last place, which of them are returned depends
+            on the rounding of the expansion, as in scikit-learn.
         """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
@@ -71,12 +100,17 @@ class _KNeighborsBase(BaseEstimator):
             np.empty((len(X), k)),
             np.empty((len(X), k), dtype=np.intp),
         )
+        # ||x - t||^2 = ||x||^2 + ||t||^2 - 2 x.t ranks the training points t
+        # like ||t||^2 - 2 x.t: one matrix product per chunk (the data
+        # centred first: distances do not change, cancellation shrinks)
+        centre = self._fit_X.mean(axis=0)
+        train = self._fit_X - centre
+        sq_norms = np.einsum("ij,ij->i", train, train)
         for start in range(0, len(X), chunk):
             rows = slice(start, start + chunk)
-            squared = squared_euclidean_distances(X[rows], self._fit_X)
-            nearest = np.sort(
-                np.argpartition(squared, k - 1, axis=1)[:, :k], axis=1
-            )  # the k smallest, any order
+            scores = (X[rows] - centre) @ (-2.0 * train.T)
+            scores += sq_norms
+            nearest = np.sort(k_smallest(scores, k), axis=1)
             # recompute the k distances directly: exact zeros for coinciding points, no cancellation
             exact = np.linalg.norm(
                 X[rows, None, :] - self._fit_X[nearest], axis=2

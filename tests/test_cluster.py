@@ -99,6 +99,19 @@ def test_one_lloyd_step_equals_sklearn_and_warns():
     np.testing.assert_array_equal(ours.labels_, theirs.labels_)
 
 
+def test_assignment_is_the_argmin_with_ties_to_the_lowest_index():
+    # x = 1 is exactly as far from 0.5 as from 1.5 (and x = 3 from 2.5
+    # and 3.5): the lower index wins, as in np.argmin
+    X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    centers = np.array([[0.5], [1.5], [3.5], [2.5]])
+    assert list(assign_labels(X, centers)) == [0, 0, 1, 2]
+    rng = np.random.default_rng(0)
+    X, centers = rng.normal(size=(500, 3)), rng.normal(size=(7, 3))
+    np.testing.assert_array_equal(
+        assign_labels(X, centers), np.argmin(cdist(X, centers), axis=1)
+    )
+
+
 def test_empty_cluster_takes_the_farthest_sample_like_sklearn():
     X = DATA["blobs"]
     init = np.vstack(
@@ -109,13 +122,12 @@ def test_empty_cluster_takes_the_farthest_sample_like_sklearn():
     np.testing.assert_allclose(
         ours.cluster_centers_, theirs.cluster_centers_, atol=1e-10
     )
-    labels, sq = assign_labels(X, init)
+    labels = assign_labels(X, init)
     assert np.sum(labels == 3) == 0
-    moved = update_centers(X, labels, sq, init)
-    np.testing.assert_array_equal(
-        moved[3], X[np.argmax(sq)]
-    )  # the farthest sample
-    assert inertia(X, assign_labels(X, moved)[0], moved) < inertia(
+    moved = update_centers(X, labels, init)
+    farthest = np.argmax(np.sum((X - init[labels]) ** 2, axis=1))
+    np.testing.assert_array_equal(moved[3], X[farthest])
+    assert inertia(X, assign_labels(X, moved), moved) < inertia(
         X, labels, init
     )
 
@@ -124,12 +136,12 @@ def test_empty_cluster_takes_the_farthest_sample_like_sklearn():
 def test_each_half_step_of_lloyd_never_increases_the_objective(name):
     X = DATA[name]
     centers = initial_centers(X, 6, 7)
-    labels, sq = assign_labels(X, centers)
+    labels = assign_labels(X, centers)
     values = [inertia(X, labels, centers)]
     for _ in range(30):
-        centers = update_centers(X, labels, sq, centers)
+        centers = update_centers(X, labels, centers)
         values.append(inertia(X, labels, centers))
-        labels, sq = assign_labels(X, centers)
+        labels = assign_labels(X, centers)
         values.append(inertia(X, labels, centers))
     assert np.all(np.diff(values) <= 1e-9 * values[0])
     assert values[-1] < values[0]
@@ -388,13 +400,18 @@ def test_min_samples_counts_the_point_itself():
     assert list(DBSCAN(eps=0.15, min_samples=1).fit(X).labels_) == [0, 0, 0, 1]
 
 
-def test_radius_graph_is_the_same_in_small_chunks():
-    full = radius_neighbors_graph(MOONS, 0.1).toarray()
-    chunked = radius_neighbors_graph(
-        MOONS, 0.1, chunk_bytes=8 * len(MOONS) * 7
-    ).toarray()
-    np.testing.assert_array_equal(full, chunked)
-    np.testing.assert_array_equal(full, cdist(MOONS, MOONS) <= 0.1)
+@pytest.mark.parametrize(
+    "X, eps",
+    [
+        (MOONS, 0.1),
+        (np.vstack([MOONS, MOONS[:20]]), 0.05),  # repeated points
+        (DATA["wine"], 1.8),  # 13 dimensions
+    ],
+)
+def test_radius_graph_from_the_tree_equals_all_pairs(X, eps):
+    graph = radius_neighbors_graph(X, eps)
+    np.testing.assert_array_equal(graph.toarray(), cdist(X, X) <= eps)
+    assert graph.nnz == np.sum(cdist(X, X) <= eps)  # no duplicate entries
 
 
 def test_dbscan_rejects_bad_input():

@@ -141,24 +141,7 @@ EXEMPT = {
 
 # The one place where mllib's genuine limitations are listed:
 # {estimator class name: {check name: reason}}.
-ZERO_WEIGHTS_MOVE_SPLITS = (
-    "a sample of weight 0 still moves the split thresholds (1.5 instead "
-    "of 2.0 on [[0],[1],[2],[3]], [0,0,1,1], weights [1,1,0,1]), so zero "
-    "weights are not the same as removing the sample: the tree rewrite of "
-    "issue 18 fixes it"
-)
-EXPECTED_FAILED_CHECKS = {
-    "DecisionTreeClassifier": {
-        "check_sample_weight_equivalence_on_dense_data": (
-            ZERO_WEIGHTS_MOVE_SPLITS
-        ),
-    },
-    "DecisionTreeRegressor": {
-        "check_sample_weight_equivalence_on_dense_data": (
-            ZERO_WEIGHTS_MOVE_SPLITS
-        ),
-    },
-}
+EXPECTED_FAILED_CHECKS = {}
 
 
 def mllib_estimators():

@@ -12,7 +12,11 @@ from sklearn.datasets import (
 
 import mllib.neighbors
 from mllib.exceptions import NotFittedError
-from mllib.neighbors import KNeighborsClassifier, KNeighborsRegressor
+from mllib.neighbors import (
+    KNeighborsClassifier,
+    KNeighborsRegressor,
+    k_smallest,
+)
 
 
 def _split(X, y, seed=0):
@@ -191,4 +195,17 @@ def test_ties_at_the_last_place_still_give_a_set_of_nearest_neighbours():
                 distances[row][1:],
                 indices[row][1:],
             )
+        )
+
+
+@pytest.mark.parametrize("n, k", [(1000, 1), (1000, 7), (300, 299), (50, 50)])
+def test_k_smallest_are_the_first_k_of_a_stable_sort(n, k):
+    rng = np.random.default_rng(n + k)
+    for scores in (
+        rng.normal(size=(40, n)),
+        rng.integers(0, 5, size=(40, n)).astype(float),  # many ties
+    ):
+        expected = np.argsort(scores, axis=1, kind="stable")[:, :k]
+        np.testing.assert_array_equal(
+            np.sort(k_smallest(scores, k), axis=1), np.sort(expected, axis=1)
         )

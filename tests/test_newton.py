@@ -46,6 +46,26 @@ def test_quadratic_convergence_and_line_search_on_a_smooth_convex_function():
     )  # the error is squared
 
 
+def test_a_hessian_given_as_a_function_is_evaluated_only_for_steps(rng):
+    A = rng.normal(size=(4, 4))
+    A = A @ A.T + np.eye(4)
+    b = rng.normal(size=4)
+    calls = []
+
+    def hessian():
+        calls.append(1)
+        return A
+
+    result = newton_cholesky(
+        lambda x: 0.5 * x @ A @ x - b @ x,
+        lambda x: (A @ x - b, hessian),
+        np.zeros(4),
+        tol=1e-10,
+    )
+    np.testing.assert_allclose(result.x, np.linalg.solve(A, b), atol=1e-12)
+    assert result.n_iter == 1 and len(calls) == 1  # not at the solution
+
+
 def test_indefinite_hessian_and_max_iter():
     with pytest.raises(ValueError, match="not positive definite"):
         newton_cholesky(

@@ -261,6 +261,24 @@ def test_smo_history_is_monotone_and_exact():
     )
 
 
+@pytest.mark.parametrize("C", [1.0, 10.0])
+def test_shrinking_reaches_the_same_optimum(C):
+    # more than n steps: multipliers are set aside, and checked at the end
+    X, y = make_moons(300, noise=0.3, random_state=1)
+    K, signs = rbf_kernel(X, gamma=2.0), 2.0 * y - 1
+    shrunk = smo(K, signs, C, tol=1e-6)
+    full = smo(K, signs, C, tol=1e-6, shrinking=False)
+    assert shrunk.converged and shrunk.n_iter > len(y)
+    v = signs - K @ (shrunk.alpha * signs)  # from scratch
+    up = np.where(signs > 0, shrunk.alpha < C, shrunk.alpha > 0)
+    low = np.where(signs < 0, shrunk.alpha < C, shrunk.alpha > 0)
+    assert v[up].max() - v[low].min() < 1e-6  # every multiplier is optimal
+    dual = [_dual_objective(r.alpha * signs, K) for r in (shrunk, full)]
+    assert dual[0] == pytest.approx(dual[1], rel=1e-8)
+    np.testing.assert_array_equal(shrunk.alpha > 0, full.alpha > 0)
+    assert shrunk.intercept == pytest.approx(full.intercept, abs=1e-5)
+
+
 def _platt_step(K, y, C, alpha, i, j):
     """Platt's form of the step on the pair (i, j), written independently of mllib: alpha_j moves to its
     unconstrained optimum and is clipped to [L, H]; alpha_i follows from sum_t y_t alpha_t = const."""

@@ -641,6 +641,65 @@ def test_growth_limits_are_respected():
     )
 
 
+def test_derived_node_arrays_equal_a_recursive_walk():
+    X, y = _synthetic()
+    grown = DecisionTreeClassifier(random_state=0).fit(X, y).tree_
+    for tree in (grown, prune(grown, 0.01)):
+        depth, size, parent = {}, {}, {0: -1}
+
+        def walk(node, level):  # preorder: returns the subtree's size
+            depth[node] = level
+            size[node] = 1
+            if tree.children_left[node] != TREE_LEAF:
+                for child in (
+                    tree.children_left[node],
+                    tree.children_right[node],
+                ):
+                    assert child == node + size[node]  # preorder numbering
+                    parent[child] = node
+                    size[node] += walk(child, level + 1)
+            return size[node]
+
+        assert walk(0, 0) == tree.node_count
+        nodes = range(tree.node_count)
+        assert list(tree.depth) == [depth[i] for i in nodes]
+        assert list(tree.subtree_size) == [size[i] for i in nodes]
+        assert list(tree.parent) == [parent[i] for i in nodes]
+
+
+def test_zero_weight_samples_do_not_move_thresholds():
+    # scikit-learn leaves samples of weight zero out of the growth: the
+    # threshold is the midpoint between 1 and 3, not between 1 and 2
+    X, y = np.array([[0.0], [1.0], [2.0], [3.0]]), np.array([0, 0, 1, 1])
+    weights = np.array([1.0, 1.0, 0.0, 1.0])
+    ours = DecisionTreeClassifier().fit(X, y, sample_weight=weights)
+    theirs = sk_tree.DecisionTreeClassifier().fit(X, y, sample_weight=weights)
+    assert ours.tree_.threshold[0] == theirs.tree_.threshold[0] == 2.0
+    _assert_same_tree(ours, theirs)
+    split = best_split(X, y, weights, "gini", n_classes=2)
+    assert split.threshold == 2.0 and split.n_left == 2
+    assert best_split_naive(X, y, weights, "gini", n_classes=2) == split
+
+
+@pytest.mark.parametrize(
+    "tree", [DecisionTreeClassifier, DecisionTreeRegressor]
+)
+def test_zero_weights_give_the_tree_without_those_samples(tree):
+    X, y = _synthetic()
+    if tree is DecisionTreeRegressor:
+        y = X[:, 0] + np.sin(3 * X[:, 1])
+    weights = np.random.default_rng(1).integers(0, 3, size=len(y)) / 2.0
+    keep = weights > 0
+    zero = tree(max_depth=6).fit(X, y, sample_weight=weights)
+    dropped = tree(max_depth=6).fit(
+        X[keep], y[keep], sample_weight=weights[keep]
+    )
+    for field in ("feature", "threshold", "n_node_samples", "value"):
+        np.testing.assert_array_equal(
+            getattr(zero.tree_, field), getattr(dropped.tree_, field)
+        )
+
+
 def test_weights_equal_to_counts_give_the_tree_of_the_repeated_rows():
     X, y = _synthetic()
     counts = np.random.default_rng(0).integers(0, 3, size=len(y))
@@ -746,11 +805,6 @@ def test_one_class_gives_a_one_leaf_classifier_as_in_scikit_learn():
     np.testing.assert_array_equal(ours.predict_proba(X), np.ones((10, 1)))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 18 (the tree rewrite) makes a zero weight the same as "
-    "removing the sample; until then it still moves the split threshold",
-)
 def test_a_sample_of_weight_zero_does_not_move_the_split():
     X, y = np.arange(4.0)[:, None], np.array([0, 0, 1, 1])
     weights = np.array([1.0, 1.0, 0.0, 1.0])

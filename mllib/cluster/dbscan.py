@@ -3,35 +3,30 @@ r"""DBSCAN: clusters are connected regions of dense points; sparse points are no
 import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
+from scipy.spatial import cKDTree
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils.validation import validate_data
 
-from ..kernels import squared_euclidean_distances
 from ..validation import check_int, check_scalar
 
 
-def radius_neighbors_graph(X, eps, *, chunk_bytes=2**25):
-    r"""Sparse boolean (n, n) matrix with entry :math:`(i,j)` set when :math:`\lVert x_i-x_j\rVert\le\varepsilon`.
+def radius_neighbors_graph(X, eps):
+    r"""Sparse boolean (n, n) matrix with entry :math:`(i,j)` set when
+    :math:`\lVert x_i-x_j\rVert\le\varepsilon`.
 
-    Every point is its own neighbour. Distances come from
-    :func:`~mllib.kernels.squared_euclidean_distances`, a block of rows at a time, so memory
-    stays at about ``chunk_bytes`` however many samples there are.
+    Every point is its own neighbour. The pairs come from a k-d tree
+    (:class:`scipy.spatial.cKDTree`), which looks for the neighbours of a
+    point only in the cells of space within :math:`\varepsilon` of it: in low
+    dimension about :math:`O(n\log n)` plus the number of pairs, instead of
+    the :math:`O(n^2d)` of comparing every pair (scikit-learn's DBSCAN also
+    uses a tree). Memory is the number of neighbour pairs.
     """
-    rows, cols = [], []
-    chunk = max(1, chunk_bytes // (8 * len(X)))
-    for start in range(0, len(X), chunk):
-        block = (
-            squared_euclidean_distances(X[start : start + chunk], X) <= eps**2
-        )
-        block[np.arange(len(block)), start + np.arange(len(block))] = (
-            True  # immune to rounding
-        )
-        r, c = np.nonzero(block)
-        rows.append(r + start)
-        cols.append(c)
-    rows, cols = np.concatenate(rows), np.concatenate(cols)
+    n = len(X)
+    pairs = cKDTree(X).query_pairs(eps, output_type="ndarray")  # i < j
+    rows = np.concatenate([pairs[:, 0], pairs[:, 1], np.arange(n)])
+    cols = np.concatenate([pairs[:, 1], pairs[:, 0], np.arange(n)])
     return csr_matrix(
-        (np.ones(len(rows), dtype=bool), (rows, cols)), shape=(len(X), len(X))
+        (np.ones(len(rows), dtype=bool), (rows, cols)), shape=(n, n)
     )
 
 
@@ -68,7 +63,9 @@ class DBSCAN(ClusterMixin, BaseEstimator):
     -----
     Equivalent to ``sklearn.cluster.DBSCAN(eps, min_samples)`` (Euclidean metric), label for
     label. Pairs at a distance within rounding error of ``eps`` may be classified differently.
-    The neighbourhood graph costs :math:`O(n^2d)` time; its memory is the number of neighbour pairs.
+    The neighbourhood graph comes from a k-d tree
+    (:func:`radius_neighbors_graph`); its memory is the number of neighbour
+    pairs.
 
     References
     ----------

@@ -3,6 +3,7 @@ r"""k-means clustering by Lloyd's algorithm, with k-means++ or random seeding an
 import warnings
 
 import numpy as np
+from scipy.sparse import csr_matrix
 from sklearn.base import (
     BaseEstimator,
     ClassNamePrefixFeaturesOutMixin,
@@ -19,64 +20,100 @@ from .kmeans_plusplus import kmeans_plusplus
 
 
 def assign_labels(X, centers):
-    r"""Assignment step: send each sample to its nearest centre, :math:`c_i=\arg\min_k\lVert x_i-\mu_k\rVert^2`.
+    r"""Assignment step: send each sample to its nearest centre,
+    :math:`c_i=\arg\min_k\lVert x_i-\mu_k\rVert^2`.
 
-    Returns the labels, shape (n_samples,), and each sample's squared distance to its centre.
-    Ties go to the lowest centre index.
+    Returns the labels, shape (n_samples,). Ties go to the lowest centre
+    index.
 
-    The argmin uses the expansion :math:`\lVert x-\mu\rVert^2=\lVert x\rVert^2-2x^\top\mu+\lVert\mu\rVert^2`
-    without the :math:`\lVert x\rVert^2` term, which is the same for every centre: one matrix product
-    (scikit-learn's Lloyd step does the same). The chosen distances are then computed from
-    differences, which the expansion would round badly for a sample close to its centre.
+    The argmin uses the expansion
+    :math:`\lVert x-\mu\rVert^2=\lVert x\rVert^2-2x^\top\mu+\lVert\mu\rVert^2`
+    without the :math:`\lVert x\rVert^2` term, which is the same for every
+    centre: one matrix product for all the pairs (scikit-learn's Lloyd step
+    does the same).
     """
-    scores = np.sum(centers**2, axis=1) - 2.0 * (X @ centers.T)
-    labels = np.argmin(scores, axis=1)
-    return labels, np.sum((X - centers[labels]) ** 2, axis=1)
+    scores = (-2.0 * centers) @ X.T  # row k: -2 mu_k^T x_i ...
+    scores += np.sum(centers**2, axis=1)[:, None]  # ... + ||mu_k||^2
+    # argmin over the k rows, each a whole row at a time (np.argmin along
+    # the short axis would cost one call per sample): the smallest score of
+    # each sample, then the first centre that reaches it
+    smallest = np.min(scores, axis=0)
+    labels = np.full(len(X), len(centers) - 1)
+    for k in range(len(centers) - 2, -1, -1):
+        labels[scores[k] == smallest] = k
+    return labels
 
 
-def update_centers(X, labels, squared_distances, centers):
-    r"""Update step: move each centre to the mean of its samples, :math:`\mu_k=\frac1{N_k}\sum_{c_i=k}x_i`.
+def update_centers(X, labels, centers):
+    r"""Update step: move each centre to the mean of its samples,
+    :math:`\mu_k=\frac1{N_k}\sum_{c_i=k}x_i`.
 
-    An empty cluster (possible after an unlucky assignment) takes the sample farthest from its
-    own centre, which leaves its old cluster: scikit-learn's rule, which never raises the
-    objective. ``squared_distances`` are the samples' squared distances to their ``centers``.
+    The sums are :math:`R^\top X`, with :math:`R` the (n_samples, n_clusters)
+    matrix of hard responsibilities :math:`r_{ik}=\mathbb 1[c_i=k]`; it has one
+    non-zero entry per row, so it is stored sparse, and the product costs
+    :math:`O(nd)` rather than :math:`O(nkd)`.
+
+    An empty cluster (possible after an unlucky assignment) takes the sample
+    farthest from its own centre, which leaves its old cluster:
+    scikit-learn's rule, which never raises the objective.
     """
-    n_clusters = len(centers)
-    one_hot = np.eye(n_clusters)[labels]  # hard responsibilities r_ik
-    sums, counts = one_hot.T @ X, one_hot.sum(axis=0)
+    n, n_clusters = len(X), len(centers)
+    responsibilities = csr_matrix(
+        (np.ones(n), labels, np.arange(n + 1)), shape=(n, n_clusters)
+    )
+    sums = responsibilities.T @ X
+    counts = np.bincount(labels, minlength=n_clusters)
     empty = np.flatnonzero(counts == 0)
-    if len(empty) and squared_distances.max() > 0:
-        farthest = np.argsort(squared_distances)[::-1][: len(empty)]
-        for k, i in zip(empty, farthest):
-            sums[labels[i]] -= X[i]
-            counts[labels[i]] -= 1
-            sums[k], counts[k] = X[i], 1
+    if len(empty):
+        squared_distances = np.sum((X - centers[labels]) ** 2, axis=1)
+        if squared_distances.max() > 0:
+            farthest = np.argsort(squared_distances)[::-1][: len(empty)]
+            for k, i in zip(empty, farthest):
+                sums[labels[i]] -= X[i]
+                counts[labels[i]] -= 1
+                sums[k], counts[k] = X[i], 1
     new_centers = centers.copy()  # a cluster that stays empty keeps its centre
     filled = counts > 0
     new_centers[filled] = sums[filled] / counts[filled, None]
     return new_centers
 
 
-def lloyd(X, centers, *, max_iter=300, tol=0.0):
-    r"""Lloyd's algorithm from the given centres: alternate the two steps until a fixed point.
+def inertia(X, centers, labels):
+    r"""The objective :math:`J=\sum_i\lVert x_i-\mu_{c_i}\rVert^2`.
 
-    Stops when an assignment step changes no label, or when the centres move by at most ``tol``
-    in total squared distance :math:`\sum_k\lVert\mu_k^{new}-\mu_k\rVert^2` (scikit-learn's
-    rules). Each step can only lower the objective, so the loop ends at a local minimum.
+    Computed from the differences, which the expansion used by
+    :func:`assign_labels` would round badly for samples close to their
+    centres.
+    """
+    differences = centers[labels]
+    differences -= X  # mu_{c_i} - x_i, in place: one (n, d) array, not two
+    return float(np.einsum("ij,ij->", differences, differences))
+
+
+def lloyd(X, centers, *, max_iter=300, tol=0.0):
+    r"""Lloyd's algorithm from the given centres: alternate the two steps
+    until a fixed point.
+
+    Stops when an assignment step changes no label, or when the centres move
+    by at most ``tol`` in total squared distance
+    :math:`\sum_k\lVert\mu_k^{new}-\mu_k\rVert^2` (scikit-learn's rules).
+    Each step can only lower the objective, so the loop ends at a local
+    minimum.
 
     Returns
     -------
     centers : ndarray of shape (n_clusters, n_features)
     labels : ndarray of shape (n_samples,)
     inertia : float
-        :math:`\sum_i\lVert x_i-\mu_{c_i}\rVert^2` for the returned labels and centres.
+        :math:`\sum_i\lVert x_i-\mu_{c_i}\rVert^2` for the returned labels and
+        centres.
     n_iter : int
     converged : bool
     """
     previous_labels, converged, n_iter = None, False, 0
     for n_iter in range(1, max_iter + 1):
-        labels, squared_distances = assign_labels(X, centers)
-        new_centers = update_centers(X, labels, squared_distances, centers)
+        labels = assign_labels(X, centers)
+        new_centers = update_centers(X, labels, centers)
         shift = np.sum((new_centers - centers) ** 2)
         centers = new_centers
         if previous_labels is not None and np.array_equal(
@@ -86,15 +123,12 @@ def lloyd(X, centers, *, max_iter=300, tol=0.0):
             break
         if shift <= tol:
             converged = True
-            labels = assign_labels(X, centers)[
-                0
-            ]  # labels that match the final centres
+            labels = assign_labels(X, centers)  # they match the final centres
             break
         previous_labels = labels
     else:
-        labels = assign_labels(X, centers)[0]
-    inertia = float(np.sum((X - centers[labels]) ** 2))
-    return centers, labels, inertia, n_iter, converged
+        labels = assign_labels(X, centers)
+    return centers, labels, inertia(X, centers, labels), n_iter, converged
 
 
 class KMeans(
@@ -202,7 +236,7 @@ class KMeans(
                 "increase max_iter or tol.",
                 ConvergenceWarning,
             )
-        found = len(np.unique(self.labels_))
+        found = np.count_nonzero(np.bincount(self.labels_))
         if found < n_clusters:
             warnings.warn(
                 f"Only {found} distinct clusters were found for n_clusters={n_clusters}; "
@@ -240,7 +274,7 @@ class KMeans(
         """Index of the nearest centre for each row of ``X``, shape (n_samples,)."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
-        return assign_labels(X, self.cluster_centers_)[0]
+        return assign_labels(X, self.cluster_centers_)
 
     @property
     def _n_features_out(self):
@@ -257,4 +291,5 @@ class KMeans(
         """Minus the inertia of ``X`` with respect to the fitted centres (larger is better)."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
-        return -float(np.sum(assign_labels(X, self.cluster_centers_)[1]))
+        centers = self.cluster_centers_
+        return -inertia(X, centers, assign_labels(X, centers))

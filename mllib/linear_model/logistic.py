@@ -163,7 +163,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
             lambda theta: logistic_gradient(theta, *args),
             lambda theta: (
                 logistic_gradient(theta, *args),
-                logistic_hessian(theta, X1, alpha, self.fit_intercept),
+                lambda: logistic_hessian(theta, X1, alpha, self.fit_intercept),
             ),
             np.zeros(X1.shape[1]),
             lambda theta: theta[None, :],
@@ -194,11 +194,14 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         def grad(theta):
             return softmax_gradient(unpack(theta), *args)[free]
 
-        def grad_hess(theta):
+        def hess(theta):
             H = softmax_hessian(
                 unpack(theta), X1, alpha, self.fit_intercept, rows
             )
-            return grad(theta), H[np.ix_(keep, keep)]
+            return H[np.ix_(keep, keep)]
+
+        def grad_hess(theta):  # the Hessian only if Newton needs it
+            return grad(theta), lambda: hess(theta)
 
         fun = lambda theta: softmax_loss(unpack(theta), *args)  # noqa: E731
         return fun, grad, grad_hess, np.zeros(np.count_nonzero(free)), unpack

@@ -36,7 +36,9 @@ def newton_cholesky(fun, grad_hess, x0, *, max_iter=100, tol=1e-4):
         ``fun(x) -> float``, the objective.
     grad_hess : callable
         ``grad_hess(x) -> (gradient, hessian)`` of shapes (p,) and (p, p); the Hessian must
-        be positive definite.
+        be positive definite. It may be returned as a function of no
+        argument, called only if a step is taken (at the last iterate, where
+        the gradient meets ``tol``, it is not needed).
     x0 : array-like of shape (p,)
     max_iter : int
         Maximum number of Newton steps.
@@ -58,6 +60,8 @@ def newton_cholesky(fun, grad_hess, x0, *, max_iter=100, tol=1e-4):
         grad_norms.append(float(np.max(np.abs(g))) if g.size else 0.0)
         if grad_norms[-1] <= tol or k == max_iter:
             break
+        if callable(H):
+            H = H()
         try:
             factor = cho_factor(H)
         except LinAlgError:

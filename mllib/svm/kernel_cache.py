@@ -53,6 +53,8 @@ class KernelRows:
             X - X.mean(axis=0) if kernel == "rbf" else X
         )  # distances do not change
         self.sq_norms = np.einsum("ij,ij->i", self.X, self.X)
+        if kernel == "rbf":
+            self.scaled_sq_norms = gamma * self.sq_norms
         self.capacity = max(2, int(cache_size * 2**20 // (8 * len(X))))
         self.rows = OrderedDict()
 
@@ -82,5 +84,11 @@ class KernelRows:
             return inner
         if self.kernel == "poly":
             return (self.gamma * inner + self.coef0) ** self.degree
-        sq_distances = np.maximum(sq_norm_i + self.sq_norms - 2.0 * inner, 0.0)
-        return np.exp(-self.gamma * sq_distances)
+        # -gamma ||x_i - x_j||^2
+        #   = 2 gamma x_i.x_j - gamma ||x_i||^2 - gamma ||x_j||^2 <= 0,
+        # in place in one array (the rows are computed thousands of times)
+        exponent = inner * (2.0 * self.gamma)
+        exponent -= self.gamma * sq_norm_i
+        exponent -= self.scaled_sq_norms
+        np.minimum(exponent, 0.0, out=exponent)  # the clip at distance 0
+        return np.exp(exponent, out=exponent)

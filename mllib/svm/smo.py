@@ -27,6 +27,8 @@ import numpy as np
 from ..exceptions import ConvergenceWarning
 
 TAU = 1e-12  # libsvm's floor on the curvature a_ij, for repeated points or non-PSD kernels
+SHRINK_EVERY = 1000  # libsvm shrinks every min(n, 1000) steps
+CURVATURE_ENTRIES = 2**22  # at most 32 MB of rows a_i. kept by smo_steps
 
 
 class SMOResult(NamedTuple):
@@ -54,24 +56,32 @@ class SMOResult(NamedTuple):
     history: dict
 
 
-def smo(K, y, C, *, tol=1e-3, max_iter=-1):
-    r"""Solve the SVM dual for a precomputed Gram matrix by SMO with second-order working sets.
+def smo(K, y, C, *, tol=1e-3, max_iter=-1, shrinking=True):
+    r"""Solve the SVM dual for a precomputed Gram matrix by SMO with
+    second-order working sets.
 
     Parameters
     ----------
     K : ndarray of shape (n, n) or KernelRows
-        Gram matrix :math:`K_{ij} = k(x_i, x_j)`, symmetric positive semi-definite; only its
-        rows ``K[i]`` and ``K.diagonal()`` are used.
+        Gram matrix :math:`K_{ij} = k(x_i, x_j)`, symmetric positive
+        semi-definite; only its rows ``K[i]`` and ``K.diagonal()`` are used.
     y : ndarray of shape (n,)
         Labels in :math:`\{-1, +1\}`, both present.
     C : float
-        Box bound; ``np.inf`` for the hard margin (the caller must check separability, or
-        the dual is unbounded).
+        Box bound; ``np.inf`` for the hard margin (the caller must check
+        separability, or the dual is unbounded).
     tol : float
-        Stop when the maximal violation :math:`\max_{I_{up}} v - \min_{I_{low}} v < \mathrm{tol}`
+        Stop when the maximal violation
+        :math:`\max_{I_{up}} v - \min_{I_{low}} v < \mathrm{tol}`
         (libsvm's ``eps``).
     max_iter : int
         Maximum number of steps; ``-1`` for no limit.
+    shrinking : bool
+        libsvm's shrinking (Joachims, 1999): every ``min(n, 1000)`` steps,
+        set aside the multipliers at a bound whose KKT condition holds with
+        room to spare (:func:`_shrinkable`); the steps then work on shorter
+        arrays. Once the others are optimal, :math:`v` of those set aside is
+        recomputed and all are checked; SMO goes on if one violates.
 
     Returns
     -------
@@ -79,79 +89,179 @@ def smo(K, y, C, *, tol=1e-3, max_iter=-1):
 
     References
     ----------
-    Platt (1998), *Sequential minimal optimization*; Fan, Chen & Lin (2005), *Working set
-    selection using second order information for training SVM*, JMLR 6, Algorithm WSS3.
+    Platt (1998), *Sequential minimal optimization*; Fan, Chen & Lin (2005),
+    *Working set selection using second order information for training
+    SVM*, JMLR 6, Algorithm WSS3; Chang & Lin (2011), *LIBSVM*, §5.
     """
     n = len(y)
     alpha = np.zeros(n)
     v = y.astype(float)  # alpha = 0: the decision values are 0
     diag = K.diagonal().copy()
-    v_up, v_low = np.where(y > 0, v, -np.inf), np.where(y < 0, v, np.inf)
-    violations, duals, dual = [], [], 0.0
-    labels = y.tolist()  # Python floats: fast scalar tests in the loop
-    step = 0
+    history = {"violation": [], "dual": []}
+    active, unshrunk, step = np.arange(n), False, 0
+    steps_to_shrink = min(n, SHRINK_EVERY) if shrinking else np.inf
     while True:
-        i = int(v_up.argmax())  # most violating "up" multiplier
-        violation = v_up[i] - v_low.min()
-        violations.append(violation)
-        if violation < tol or step == max_iter:
+        left = np.inf if max_iter == -1 else max_iter - step
+        taken, optimal = smo_steps(
+            K,
+            y,
+            C,
+            alpha,
+            v,
+            diag,
+            active,
+            tol=tol,
+            n_steps=min(steps_to_shrink, left),
+            history=history,
+        )
+        step += taken
+        if optimal or step == max_iter:
+            if len(active) < n:  # check the multipliers set aside too
+                _restore(K, y, alpha, v, active)
+                active = np.arange(n)
+                if optimal:
+                    steps_to_shrink = 1  # libsvm: shrink again at once
+                    continue
+            history["violation"].append(_violation(y, alpha, v, C))
             break
-        # Second-order choice of j (WSS3): the largest guaranteed increase of D, b^2 / (2a), among
-        # the "low" multipliers that violate the KKT conditions together with i. (In place: the
-        # loop runs thousands of times, and numpy's per-call overhead is what it costs.)
-        Ki = K[i]
-        gain = (
-            v_up[i] - v_low
-        )  # b_it = v_i - v_t > 0: the pair (i, t) violates
-        np.maximum(gain, 0.0, out=gain)
-        curvature = diag - 2.0 * Ki  # a_it = K_ii + K_tt - 2 K_it
-        curvature += diag[i]  #      = ||phi(x_i) - phi(x_t)||^2
-        np.maximum(curvature, TAU, out=curvature)
-        gain *= gain
-        gain /= curvature
-        j = int(gain.argmax())
-        b_ij, a_ij = v_up[i] - v_low[j], curvature[j]
-        # The exact maximiser t = b/a along alpha_i += t y_i, alpha_j -= t y_j, clipped to the box.
-        y_i, y_j = labels[i], labels[j]
-        room_i = C - alpha[i] if y_i > 0 else alpha[i]
-        room_j = alpha[j] if y_j > 0 else C - alpha[j]
-        t = min(b_ij / a_ij, room_i, room_j)
-        alpha[i] = _move(alpha[i], t, y_i, t == room_i, C)
-        alpha[j] = _move(alpha[j], t, -y_j, t == room_j, C)
-        # Cached-gradient update: v changes by -t (K_i - K_j), two kernel rows, O(n).
-        change = Ki - K[j]
-        change *= t
-        v -= change
-        v_up -= change
-        v_low -= change
-        for k in (i, j):
-            v_up[k] = (
-                v[k]
-                if (alpha[k] < C if labels[k] > 0 else alpha[k] > 0)
-                else -np.inf
-            )
-            v_low[k] = (
-                v[k]
-                if (alpha[k] < C if labels[k] < 0 else alpha[k] > 0)
-                else np.inf
-            )
-        dual += (
-            t * b_ij - 0.5 * t * t * a_ij
-        )  # exact increase of D along the step
-        duals.append(dual)
-        step += 1
-    converged = violations[-1] < tol
+        # shrink: libsvm first brings every multiplier back once, when the
+        # active ones are nearly optimal, so that none stays aside wrongly
+        up, low = _up_low(y[active], alpha[active], C)
+        max_up, min_low = v[active][up].max(), v[active][low].min()
+        if not unshrunk and max_up - min_low <= 10 * tol:
+            unshrunk = True
+            _restore(K, y, alpha, v, active)
+            active = np.arange(n)
+            up, low = _up_low(y, alpha, C)
+        active = active[~_shrinkable(v[active], up, low, max_up, min_low)]
+        steps_to_shrink = min(n, SHRINK_EVERY)
+    violation = history["violation"][-1]
+    converged = violation < tol
     if not converged:
         warnings.warn(
-            f"SMO stopped at max_iter={max_iter} steps with maximal KKT violation "
-            f"{violations[-1]:.3g} > tol={tol}. Increase max_iter.",
+            f"SMO stopped at max_iter={max_iter} steps with maximal KKT "
+            f"violation {violation:.3g} > tol={tol}. Increase max_iter.",
             ConvergenceWarning,
             stacklevel=2,
         )
-    history = {"violation": np.array(violations), "dual": np.array(duals)}
+    history = {key: np.array(values) for key, values in history.items()}
     return SMOResult(
         alpha, _intercept(alpha, v, y, C), step, converged, history
     )
+
+
+def smo_steps(K, y, C, alpha, v, diag, active, *, tol, n_steps, history):
+    """At most ``n_steps`` SMO steps on the multipliers ``active`` (the
+    others stay fixed), updating ``alpha`` and ``v`` there in place.
+
+    Returns the number of steps and whether the active multipliers are
+    optimal (then their violation, below ``tol``, is not recorded).
+    """
+    everything = len(active) == len(y)
+    labels, a = y[active].tolist(), alpha[active].tolist()  # fast scalars
+    up, low = _up_low(y[active], alpha[active], C)
+    v_up = np.where(up, v[active], -np.inf)  # v on I_up, -inf elsewhere
+    v_low = np.where(low, v[active], np.inf)  # v on I_low, +inf elsewhere
+    diag = diag[active]
+    dual = history["dual"][-1] if history["dual"] else 0.0
+    # the curvatures a_i. of the multipliers chosen as i: most steps choose
+    # one chosen before
+    curvatures = {}
+    step, optimal = 0, False
+    while step < n_steps:
+        i = int(v_up.argmax())  # most violating "up" multiplier
+        v_i = float(v_up[i])
+        violation = v_i - float(v_low[v_low.argmin()])
+        if violation < tol:
+            optimal = True
+            break
+        history["violation"].append(violation)
+        # Second-order choice of j (WSS3): the largest guaranteed increase
+        # of D, b^2 / (2a), among the "low" multipliers that violate the KKT
+        # conditions together with i. (In place: the loop runs thousands of
+        # times, and numpy's per-call overhead is what it costs.)
+        Ki = K[int(active[i])] if everything else K[int(active[i])][active]
+        curvature = curvatures.get(i)  # a_it = K_ii + K_tt - 2 K_it
+        if curvature is None:  #      = ||phi(x_i) - phi(x_t)||^2
+            curvature = np.maximum(diag[i] + diag - 2.0 * Ki, TAU)
+            if len(curvatures) * len(diag) > CURVATURE_ENTRIES:
+                curvatures.clear()
+            curvatures[i] = curvature
+        gain = v_i - v_low  # b_it = v_i - v_t > 0: the pair (i, t) violates
+        np.maximum(gain, 0.0, out=gain)
+        gain *= gain
+        gain /= curvature
+        j = int(gain.argmax())
+        b_ij, a_ij = v_i - float(v_low[j]), float(curvature[j])
+        # The exact maximiser t = b/a along alpha_i += t y_i,
+        # alpha_j -= t y_j, clipped to the box.
+        y_i, y_j = labels[i], labels[j]
+        room_i = C - a[i] if y_i > 0 else a[i]
+        room_j = a[j] if y_j > 0 else C - a[j]
+        t = min(b_ij / a_ij, room_i, room_j)
+        a[i] = _move(a[i], t, y_i, t == room_i, C)
+        a[j] = _move(a[j], t, -y_j, t == room_j, C)
+        # Cached-gradient update: v changes by -t (K_i - K_j), two kernel
+        # rows, O(n).
+        Kj = K[int(active[j])] if everything else K[int(active[j])][active]
+        change = Ki - Kj
+        change *= t
+        v_up -= change
+        v_low -= change
+        # i moved along +y_i and j along -y_j: each can now move back, and
+        # stays free to go on unless it reached its bound
+        v_low[i], v_up[j] = v_up[i], v_low[j]
+        if t == room_i:
+            v_up[i] = -np.inf
+        if t == room_j:
+            v_low[j] = np.inf
+        dual += t * b_ij - 0.5 * t * t * a_ij  # exact increase of D
+        history["dual"].append(dual)
+        step += 1
+    alpha[active] = a
+    v[active] = np.where(v_up > -np.inf, v_up, v_low)
+    return step, optimal
+
+
+def _up_low(y, alpha, C):
+    """Masks of :math:`I_{up}` (alpha_t can move along +y_t) and
+    :math:`I_{low}` (along -y_t)."""
+    return (
+        np.where(y > 0, alpha < C, alpha > 0),
+        np.where(y < 0, alpha < C, alpha > 0),
+    )
+
+
+def _violation(y, alpha, v, C):
+    r""":math:`\max_{I_{up}} v - \min_{I_{low}} v`, the maximal KKT
+    violation."""
+    up, low = _up_low(y, alpha, C)
+    return float(v[up].max() - v[low].min())
+
+
+def _shrinkable(v, up, low, max_up, min_low):
+    r"""Multipliers whose KKT condition holds with room to spare.
+
+    A multiplier at a bound belongs to only one of the two sets. One only in
+    :math:`I_{low}` needs :math:`v_t\ge b`; if :math:`v_t` exceeds
+    :math:`\max_{I_{up}}v`, no intercept the active multipliers allow can
+    break it, and it cannot be the ``j`` of a violating pair. Likewise
+    below :math:`\min_{I_{low}}v` for one only in :math:`I_{up}` (libsvm's
+    ``be_shrunk``). Free multipliers are in both sets and never set aside.
+    """
+    return (~up & (v > max_up)) | (~low & (v < min_low))
+
+
+def _restore(K, y, alpha, v, active):
+    r"""Recompute :math:`v_t = y_t - \sum_s\alpha_sy_sK_{st}` from scratch for
+    the multipliers outside ``active``, whose v went stale while they were
+    set aside (libsvm's ``reconstruct_gradient``)."""
+    aside = np.ones(len(y), dtype=bool)
+    aside[active] = False
+    values = y[aside].astype(float)
+    for s in np.flatnonzero(alpha):  # the support vectors' rows
+        values -= alpha[s] * y[s] * K[int(s)][aside]
+    v[aside] = values
 
 
 def _move(value, t, direction, to_bound, C):
@@ -170,6 +280,5 @@ def _intercept(alpha, v, y, C):
     free = (alpha > 0) & (alpha < C)
     if free.any():
         return float(v[free].mean())
-    up = np.where(y > 0, alpha < C, alpha > 0)
-    low = np.where(y < 0, alpha < C, alpha > 0)
+    up, low = _up_low(y, alpha, C)
     return float(0.5 * (v[up].max() + v[low].min()))

@@ -16,9 +16,11 @@ Then the children's sums satisfy :math:`S_L + S_R = 0`, and the decrease of the 
 squares is exactly :math:`S_L^2/W_L + S_R^2/W_R` (no cancellation between large sums of squares,
 as in :math:`\sum y^2 - (\sum y)^2/W`).
 
-:func:`split_segments` searches many nodes at once (the tree builder passes all the nodes of one
-depth): the rows of its arrays are grouped into contiguous *segments*, one per node, and each
-prefix sum restarts at its segment's first row. :func:`best_split` is the one-node case.
+:func:`split_segments` searches many nodes at once (the tree builder passes all
+the nodes of one depth): along each row of its arrays (one row per feature) the
+positions are grouped into contiguous *segments*, one per node, and each prefix
+sum restarts at its segment's first position. :func:`best_split` is the
+one-node case.
 
 Reference: Breiman, Friedman, Olshen & Stone (1984), *Classification and Regression Trees*;
 scikit-learn's ``BestSplitter`` (same candidate thresholds, same tie rule within a feature).
@@ -50,7 +52,6 @@ class Split:
 
 def split_segments(
     sorted_x,
-    sorted_w,
     sorted_stat,
     starts,
     criterion,
@@ -62,111 +63,105 @@ def split_segments(
 
     Parameters
     ----------
-    sorted_x, sorted_w : ndarray of shape (m, c)
-        Column ``j`` of node ``k``'s rows holds the values of the node's ``j``-th candidate
-        feature (and the weights) of its samples, sorted by that feature. Nodes follow each other.
-    sorted_stat : ndarray of shape (m, c) or (n_classes, m, c)
-        The samples' statistic in the same arrangement: the weighted residual
-        :math:`w_i(y_i-\bar y_{\text{node}})` for ``"squared_error"``, or the weighted one-hot
-        class vector :math:`w_i e_{y_i}` (classes along the first axis) for a classification criterion.
+    sorted_x : ndarray of shape (c, m)
+        Row ``j`` holds, node after node, the values of each node's ``j``-th
+        candidate feature, sorted within the node.
+    sorted_stat : ndarray of shape (K, c, m)
+        The samples' statistic in the same arrangement, whose prefix sums
+        describe a left child: the weighted one-hot class vector
+        :math:`w_i e_{y_i}` (``K`` classes; a child's weight is the sum over
+        the classes) for a classification criterion, or the pair
+        :math:`(w_i,\ w_i(y_i-\bar y_{\text{node}}))` (``K = 2``) for
+        ``"squared_error"``.
     starts : ndarray of shape (n_nodes + 1,)
-        Node ``k`` occupies rows ``starts[k]:starts[k + 1]`` (at least two of them).
-    criterion : {"gini", "entropy", "log_loss", "misclassification", "squared_error"}
+        Node ``k`` occupies positions ``starts[k]:starts[k + 1]`` (at least
+        two of them).
+    criterion : {"gini", "entropy", "log_loss", "misclassification",
+        "squared_error"}
     n_searched : ndarray of shape (n_nodes,), optional
-        Node ``k`` searches only its first ``n_searched[k]`` columns (default: all).
+        Node ``k`` searches only its first ``n_searched[k]`` rows (default:
+        all).
     min_samples_leaf : int
-        Each child must receive at least this many samples (and a positive weight).
+        Each child must receive at least this many samples (and a positive
+        weight).
 
     Returns
     -------
-    column, threshold, improvement : ndarrays of shape (n_nodes,)
-        The best column (ties: the first), its threshold, and the weighted impurity decrease,
-        ``-inf`` where a node has no valid split.
+    row, threshold, improvement : ndarrays of shape (n_nodes,)
+        The best row (ties: the first), its threshold, and the weighted
+        impurity decrease, ``-inf`` where a node has no valid split.
     """
-    m, c = sorted_x.shape
+    c, m = sorted_x.shape
     n_nodes = len(starts) - 1
     size = np.diff(starts)
-    node = np.repeat(np.arange(n_nodes), size)  # the node of each row
-    row = np.arange(m)
-    n_left = (row - starts[node])[
-        :, None
-    ] + 1  # samples left of a cut after this row
 
-    def segmented_prefix_sums(
-        a,
-    ):  # along the rows (axis -2), restarting at each node's first row
-        total = np.cumsum(a, axis=-2)
-        before = np.concatenate(
-            [np.zeros_like(total[..., :1, :]), total], axis=-2
-        )[..., starts[:-1], :]
-        return total - before[..., node, :], total[
-            ..., starts[1:] - 1, :
-        ] - before  # per row, per node
+    def each(per_node):  # a node's value at each of its positions
+        return np.repeat(per_node, size, axis=-1)
 
-    left_w, node_w = segmented_prefix_sums(sorted_w)
-    right_w = node_w[node] - left_w
-    left_stat, node_stat = segmented_prefix_sums(sorted_stat)
+    position = np.arange(m)
+    n_left = position - each(starts[:-1]) + 1  # samples left of a cut after it
+
+    # prefix sums that restart at each node's first position
+    left = np.cumsum(sorted_stat, axis=-1)
+    before = left[..., starts[:-1] - 1]  # what precedes each node ...
+    before[..., 0] = 0.0  # ... (nothing, for the first)
+    left -= each(before)
+    total = left[..., starts[1:] - 1]  # each node's statistic
+    right = each(total) - left
     with np.errstate(divide="ignore", invalid="ignore"):
         if criterion == "squared_error":
+            (left_w, left_sum), (right_w, right_sum) = left, right
+            decrease = left_sum**2 / left_w + right_sum**2 / right_w
+        else:  # W I(node) is the same in every row: once per node
+            left_w, right_w = left.sum(axis=0), right.sum(axis=0)
+            node_cost = weighted_impurity(total[:, 0], criterion, axis=0)
             decrease = (
-                left_stat**2 / left_w
-                + (node_stat[node] - left_stat) ** 2 / right_w
+                each(node_cost)
+                - weighted_impurity(left, criterion, axis=0, total=left_w)
+                - weighted_impurity(right, criterion, axis=0, total=right_w)
             )
-        else:  # W I(node) is the same in every column: compute it once per node
-            node_cost = weighted_impurity(
-                node_stat[:, :, 0], criterion, axis=0, total=node_w[:, 0]
-            )
-            decrease = (
-                node_cost[node][:, None]
-                - weighted_impurity(left_stat, criterion, axis=0, total=left_w)
-                - weighted_impurity(
-                    node_stat[:, node] - left_stat,
-                    criterion,
-                    axis=0,
-                    total=right_w,
-                )
-            )
-    last_of_node = np.zeros((m, 1), dtype=bool)
-    last_of_node[starts[1:] - 1] = True
-    next_x = np.vstack([sorted_x[1:], np.full((1, c), np.inf)])
-    valid = (
-        (next_x > sorted_x + FEATURE_THRESHOLD)
-        & ~last_of_node
-        & (n_left >= min_samples_leaf)
-        & (size[node][:, None] - n_left >= min_samples_leaf)
-        & (left_w > 0)
-        & (right_w > 0)
+    valid = np.zeros((c, m), dtype=bool)  # a threshold between distinct ...
+    valid[:, :-1] = sorted_x[:, 1:] > sorted_x[:, :-1] + FEATURE_THRESHOLD
+    valid[:, starts[1:] - 1] = False  # ... values of the same node
+    valid &= (n_left >= min_samples_leaf) & (
+        each(size) - n_left >= min_samples_leaf
     )
+    valid &= (left_w > 0) & (right_w > 0)
     decrease = np.where(valid, decrease, -np.inf)
 
-    best = np.maximum.reduceat(decrease, starts[:-1], axis=0)  # (n_nodes, c)
-    # the first row reaching its node's best value (scikit-learn keeps a later cut only if strictly better)
-    first_row = np.minimum.reduceat(
-        np.where(decrease == best[node], row[:, None], m), starts[:-1], axis=0
-    )
+    best = np.maximum.reduceat(decrease, starts[:-1], axis=1)  # (c, nodes)
     if n_searched is not None:
-        best = np.where(np.arange(c) < n_searched[:, None], best, -np.inf)
-    column = np.argmax(best, axis=1)
-    nodes = np.arange(n_nodes)
-    cut = np.minimum(
-        first_row[nodes, column], m - 2
-    )  # the clip matters only where there is no split
+        best[np.arange(c)[:, None] >= n_searched] = -np.inf
+    row = np.argmax(best, axis=0)
+    improvement = best[row, np.arange(n_nodes)]
+    # the first cut reaching its node's best value in the chosen row
+    # (scikit-learn keeps a later cut only if it is strictly better)
+    chosen = decrease[each(row), position]
+    cut = np.minimum.reduceat(
+        np.where(chosen == each(improvement), position, m), starts[:-1]
+    )
+    cut = np.minimum(cut, m - 2)  # matters only where there is no split
     threshold = (
-        sorted_x[cut, column] / 2.0 + sorted_x[cut + 1, column] / 2.0
+        sorted_x[row, cut] / 2.0 + sorted_x[row, cut + 1] / 2.0
     )  # halves: no overflow
-    return column, threshold, best[nodes, column]
+    return row, threshold, improvement
 
 
 def best_split(
     X, y, sample_weight, criterion, *, n_classes=None, min_samples_leaf=1
 ):
-    """The split of one node ``(X, y)`` with the largest weighted impurity decrease.
+    """The split of one node ``(X, y)`` with the largest weighted impurity
+    decrease.
+
+    Samples of weight zero take no part in the search (scikit-learn's rule):
+    they neither place a threshold nor count towards ``min_samples_leaf``.
 
     Parameters
     ----------
     X : ndarray of shape (m, d)
     y : ndarray of shape (m,)
-        Class indices in ``range(n_classes)``, or real targets for ``"squared_error"``.
+        Class indices in ``range(n_classes)``, or real targets for
+        ``"squared_error"``.
     sample_weight : ndarray of shape (m,)
     criterion, min_samples_leaf : as in :func:`split_segments`
     n_classes : int
@@ -175,18 +170,19 @@ def best_split(
     Returns
     -------
     Split or None
-        ``None`` when no threshold is valid (e.g. every feature is constant). Ties go to the
-        smallest threshold of the first feature.
+        ``None`` when no threshold is valid (e.g. every feature is
+        constant). Ties go to the smallest threshold of the first feature.
     """
+    positive = sample_weight > 0
+    X, y, sample_weight = X[positive], y[positive], sample_weight[positive]
     m, d = X.shape
     if m < 2:
         return None
-    order = np.argsort(X, axis=0, kind="stable")
+    order = np.argsort(X.T, axis=1)  # row j: the samples sorted by feature j
     stat = _statistic(y, sample_weight, criterion, n_classes)
     feature, threshold, improvement = split_segments(
-        X[order, np.arange(d)],
-        sample_weight[order],
-        stat[..., order],
+        np.take_along_axis(X.T, order, axis=1),
+        np.take(stat, order, axis=1),
         np.array([0, m]),
         criterion,
         min_samples_leaf=min_samples_leaf,
@@ -200,10 +196,12 @@ def best_split(
 
 
 def _statistic(y, sample_weight, criterion, n_classes):
-    """Per-sample statistic whose prefix sums describe a child (see :func:`split_segments`), one node."""
+    """Per-sample statistic whose prefix sums describe a child (see
+    :func:`split_segments`), one node; shape (K, m)."""
     if criterion == "squared_error":
-        return sample_weight * (y - sample_weight @ y / sample_weight.sum())
-    return sample_weight * np.eye(n_classes)[:, y]  # shape (n_classes, m)
+        residual = y - sample_weight @ y / sample_weight.sum()
+        return np.stack([sample_weight, sample_weight * residual])
+    return sample_weight * np.eye(n_classes)[:, y]
 
 
 def best_split_naive(
@@ -217,6 +215,8 @@ def best_split_naive(
     :math:`O(m^2)` per feature, in whole-array operations. Same parameters, result and tie rule
     as :func:`best_split`; use it only to check and time the fast search.
     """
+    positive = sample_weight > 0
+    X, y, sample_weight = X[positive], y[positive], sample_weight[positive]
     m, d = X.shape
     onehot = (
         None

@@ -62,14 +62,18 @@ class Tree:
         self.parent = np.full(self.node_count, -1, dtype=np.intp)
         self.parent[self.children_left[internal]] = internal
         self.parent[self.children_right[internal]] = internal
+        # depth: count the steps up to the root, all nodes at once
         self.depth = np.zeros(self.node_count, dtype=np.intp)
-        self.subtree_size = np.ones(self.node_count, dtype=np.intp)
-        for node in range(1, self.node_count):  # preorder: parents come first
-            self.depth[node] = self.depth[self.parent[node]] + 1
-        for node in range(
-            self.node_count - 1, 0, -1
-        ):  # reverse preorder: children come first
-            self.subtree_size[self.parent[node]] += self.subtree_size[node]
+        ancestor = self.parent.copy()
+        while (below := ancestor >= 0).any():
+            self.depth += below
+            ancestor[below] = self.parent[ancestor[below]]
+        # in preorder a subtree ends at its last node, found by following
+        # right children down to a leaf
+        last = np.arange(self.node_count)
+        while (internal := self.children_right[last] != TREE_LEAF).any():
+            last[internal] = self.children_right[last[internal]]
+        self.subtree_size = last - np.arange(self.node_count) + 1
 
     @property
     def is_leaf(self):
