@@ -68,56 +68,18 @@ class SequentialFeatureSelector(TransformerMixin, BaseEstimator):
         self.cv = cv
 
     def fit(self, X, y):
-        """Select features of ``X`` (n_samples, n_features) for predicting ``y``."""
+        """Select features of ``X`` (n_samples, n_features) for ``y``."""
         X, y = validate_data(self, X, y, dtype=np.float64)
         n_features = X.shape[1]
-        if n_features < 2:
-            raise ValueError(
-                "Feature selection needs at least 2 features; got "
-                f"n_features={n_features}."
-            )
-        if self.direction not in ("forward", "backward"):
-            raise ValueError(
-                f'direction must be "forward" or "backward"; got {self.direction!r}.'
-            )
-        auto = self.n_features_to_select == "auto"
-        if auto:
-            target = (
-                n_features - 1 if self.tol is not None else n_features // 2
-            )
-        elif isinstance(
-            self.n_features_to_select, Integral
-        ) and not isinstance(self.n_features_to_select, bool):
-            if not 0 < self.n_features_to_select < n_features:
-                raise ValueError(
-                    f"n_features_to_select must be between 1 and {n_features - 1}; "
-                    f"got {self.n_features_to_select}."
-                )
-            target = self.n_features_to_select
-        elif (
-            isinstance(self.n_features_to_select, Real)
-            and 0 < self.n_features_to_select <= 1
-        ):
-            target = int(n_features * self.n_features_to_select)
-        else:
-            raise ValueError(
-                'n_features_to_select must be "auto", an integer or a fraction in (0, 1]; '
-                f"got {self.n_features_to_select!r}."
-            )
-        if (
-            self.tol is not None
-            and self.tol < 0
-            and self.direction == "forward"
-        ):
-            raise ValueError("tol must be non-negative for forward selection.")
+        target, auto = self._check_params(n_features)
         forward = self.direction == "forward"
-        # `chosen` marks the features added (forward) or removed (backward) so far.
+        # `chosen` marks the features added (forward) or removed (backward)
         chosen = np.zeros(n_features, dtype=bool)
         n_steps = target if (auto or forward) else n_features - target
         best_score = -np.inf
         for _ in range(n_steps):
             scores = {}
-            for j in np.flatnonzero(~chosen):
+            for j in np.flatnonzero(~chosen):  # try adding or removing j
                 candidate = chosen.copy()
                 candidate[j] = True
                 columns = candidate if forward else ~candidate
@@ -128,20 +90,55 @@ class SequentialFeatureSelector(TransformerMixin, BaseEstimator):
                     cv=self.cv,
                     scoring=self.scoring,
                 ).mean()
-            j = max(
-                scores, key=scores.get
-            )  # ties: the lowest index, as in scikit-learn
-            if (
-                auto
-                and self.tol is not None
-                and scores[j] - best_score < self.tol
-            ):
+            # the best step; ties go to the lowest index, as in scikit-learn
+            j = max(scores, key=scores.get)
+            stalled = (
+                self.tol is not None and scores[j] - best_score < self.tol
+            )
+            if auto and stalled:  # no step improves the score by tol
                 break
             best_score = scores[j]
             chosen[j] = True
         self.support_ = chosen if forward else ~chosen
         self.n_features_to_select_ = int(self.support_.sum())
         return self
+
+    def _check_params(self, n_features):
+        """How many features to keep, and whether that is "auto"."""
+        if n_features < 2:
+            raise ValueError(
+                "Feature selection needs at least 2 features; got "
+                f"n_features={n_features}."
+            )
+        if self.direction not in ("forward", "backward"):
+            raise ValueError(
+                'direction must be "forward" or "backward"; got '
+                f"{self.direction!r}."
+            )
+        if (
+            self.tol is not None
+            and self.tol < 0
+            and self.direction == "forward"
+        ):
+            raise ValueError("tol must be non-negative for forward selection.")
+        wanted = self.n_features_to_select
+        if wanted == "auto":
+            return (
+                n_features - 1 if self.tol is not None else n_features // 2
+            ), True
+        if isinstance(wanted, Integral) and not isinstance(wanted, bool):
+            if not 0 < wanted < n_features:
+                raise ValueError(
+                    "n_features_to_select must be between 1 and "
+                    f"{n_features - 1}; got {wanted}."
+                )
+            return wanted, False
+        if isinstance(wanted, Real) and 0 < wanted <= 1:
+            return int(n_features * wanted), False
+        raise ValueError(
+            'n_features_to_select must be "auto", an integer or a fraction in '
+            f"(0, 1]; got {wanted!r}."
+        )
 
     def get_support(self, indices=False):
         """The boolean mask of selected features, or their indices."""

@@ -77,11 +77,13 @@ absolute = Loss("absolute", "residual", np.abs, lambda r: np.sign(r))
 
 
 def huber(delta=1.0):
-    r"""Huber loss: :math:`\tfrac12 r^2` for :math:`|r|\le\delta`, :math:`\delta(|r|-\tfrac\delta2)` beyond.
+    r"""Huber loss: :math:`\tfrac12 r^2` for :math:`|r|\le\delta`, and
+    :math:`\delta(|r|-\tfrac\delta2)` beyond.
 
-    Quadratic near zero and linear in the tails, so it is differentiable everywhere (value
-    :math:`\delta^2/2` and slope :math:`\delta` match at :math:`|r|=\delta`) and large residuals
-    (outliers) pull on the fit with a bounded force :math:`\delta`. Derivative
+    Quadratic near zero and linear in the tails, so it is differentiable
+    everywhere (value :math:`\delta^2/2` and slope :math:`\delta` match at
+    :math:`|r|=\delta`) and large residuals (outliers) pull on the fit with a
+    bounded force :math:`\delta`. Derivative
     :math:`\operatorname{clip}(r, -\delta, \delta)`.
     """
     delta = check_scalar(delta, "delta", low=0.0, low_inclusive=False)

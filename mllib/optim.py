@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .exceptions import ConvergenceWarning
-from .validation import check_random_state
+from .validation import check_int, check_random_state
 
 
 @dataclass
@@ -134,14 +134,7 @@ def _check_step(eta, t):
 
 
 def _check_max_iter(max_iter):
-    if (
-        isinstance(max_iter, bool)
-        or not isinstance(max_iter, numbers.Integral)
-        or max_iter < 1
-    ):
-        raise ValueError(
-            f"max_iter must be a positive integer; got {max_iter!r}."
-        )
+    check_int(max_iter, "max_iter", low=1)
 
 
 def _warn(message):
@@ -153,9 +146,10 @@ def gradient_descent(fun, grad, x0, *, step_size, max_iter=1000, tol=1e-6):
 
     .. math:: x_{k+1} = x_k - \eta_{k+1}\, \nabla f(x_k)
 
-    For a convex, :math:`L`-smooth :math:`f` and a constant :math:`\eta \le 1/L`,
-    :math:`f(x_k) - f^\star \le \|x_0 - x^\star\|^2 / (2\eta k)`; for
-    :math:`\eta > 2/L` the iterates can diverge.
+    For a convex, :math:`L`-smooth :math:`f` and a constant
+    :math:`\eta \le 1/L`,
+    :math:`f(x_k) - f^\star \le \|x_0 - x^\star\|^2 / (2\eta k)`;
+    for :math:`\eta > 2/L` the iterates can diverge.
 
     Parameters
     ----------
@@ -166,7 +160,8 @@ def gradient_descent(fun, grad, x0, *, step_size, max_iter=1000, tol=1e-6):
     x0 : array-like
         Starting point, of any shape (a vector, or a matrix variable).
     step_size : float or callable
-        A constant step :math:`\eta > 0`, or a schedule ``t -> eta_t`` (e.g. :class:`StepDecay`).
+        A constant step :math:`\eta > 0`, or a schedule ``t -> eta_t``
+        (e.g. :class:`StepDecay`).
     max_iter : int
         Maximum number of steps.
     tol : float
@@ -175,8 +170,9 @@ def gradient_descent(fun, grad, x0, *, step_size, max_iter=1000, tol=1e-6):
     Returns
     -------
     OptimizeResult
-        ``history`` has ``"x"`` of shape (n_iter + 1, *x0.shape), ``"fun"`` and ``"grad_norm"``
-        of shape (n_iter + 1,). A ``ConvergenceWarning`` is issued if ``tol`` is not reached.
+        ``history`` has ``"x"`` of shape (n_iter + 1, *x0.shape), and
+        ``"fun"`` and ``"grad_norm"`` of shape (n_iter + 1,). A
+        ``ConvergenceWarning`` is issued if ``tol`` is not reached.
     """
     schedule = as_schedule(step_size)
     _check_max_iter(max_iter)
@@ -187,23 +183,24 @@ def gradient_descent(fun, grad, x0, *, step_size, max_iter=1000, tol=1e-6):
         grad_norms.append(float(np.linalg.norm(g)))
         if grad_norms[-1] <= tol or k == max_iter:
             break
-        x = (
-            x - _check_step(schedule(k + 1), k + 1) * g
-        )  # a new array, so stored iterates stay intact
+        eta = _check_step(schedule(k + 1), k + 1)
+        x = x - eta * g  # a new array: the stored iterates stay intact
         xs.append(x)
         fs.append(float(fun(x)))
         if not np.isfinite(fs[-1]):
             grad_norms.append(np.nan)
             _warn(
-                f"gradient descent diverged after {k + 1} steps (objective {fs[-1]}); the step "
-                "size is probably above 2/L. Use a smaller step_size."
+                f"gradient descent diverged after {k + 1} steps (objective "
+                f"{fs[-1]}); the step size is probably above 2/L. Use a "
+                "smaller step_size."
             )
             break
     converged = grad_norms[-1] <= tol
     if not converged and np.isfinite(fs[-1]):
         _warn(
-            f"gradient descent did not reach tol={tol} in max_iter={max_iter} steps (final "
-            f"gradient norm {grad_norms[-1]:.3g}). Increase max_iter or step_size."
+            f"gradient descent did not reach tol={tol} in max_iter={max_iter}"
+            f" steps (final gradient norm {grad_norms[-1]:.3g}). Increase "
+            "max_iter or step_size."
         )
     history = {
         "x": np.array(xs),
@@ -233,66 +230,65 @@ def minibatch_sgd(
     random_state=None,
     record_steps=False,
 ):
-    r"""Minimise an average :math:`F(x)=\frac1n\sum_{i=1}^n f_i(x)` by minibatch SGD.
+    r"""Minimise an average :math:`F(x)=\frac1n\sum_{i=1}^n f_i(x)` by SGD.
 
-    Each epoch shuffles the sample indices and cuts them into minibatches :math:`B` of
-    ``batch_size`` (the last may be smaller); each minibatch makes one step
+    Each epoch shuffles the sample indices and cuts them into minibatches
+    :math:`B` of ``batch_size`` (the last may be smaller); each minibatch
+    makes one step
 
-    .. math:: x_{t} = x_{t-1} - \eta_t\, \frac{1}{|B|}\sum_{i\in B}\nabla f_i(x_{t-1}),
+    .. math:: x_{t} = x_{t-1}
+              - \eta_t\, \frac{1}{|B|}\sum_{i\in B}\nabla f_i(x_{t-1}),
 
-    where the minibatch gradient is an unbiased estimate of :math:`\nabla F`. The step counter
-    ``t`` runs over all steps of all epochs.
+    where the minibatch gradient is an unbiased estimate of
+    :math:`\nabla F`. The step counter ``t`` runs over all steps of all
+    epochs.
 
     Parameters
     ----------
     fun : callable
-        ``fun(x) -> float``, the objective monitored once per epoch (the full :math:`F`, or a
-        validation loss for early stopping).
+        ``fun(x) -> float``, the objective monitored once per epoch (the
+        full :math:`F`, or a validation loss for early stopping).
     grad : callable
-        ``grad(x, batch) -> ndarray``: the *mean* gradient over the samples whose indices are in
-        the integer array ``batch``; the same shape as ``x``.
+        ``grad(x, batch) -> ndarray``: the *mean* gradient over the samples
+        whose indices are in the integer array ``batch``; the same shape as
+        ``x``.
     x0 : array-like
         Starting point.
     n_samples : int
         Number of terms :math:`n` in the average.
     step_size : float or callable
-        A constant step, or a schedule ``t -> eta_t`` such as :class:`InverseScaling`.
+        A constant step, or a schedule ``t -> eta_t`` such as
+        :class:`InverseScaling`.
     batch_size : int
-        Minibatch size :math:`N` (``1`` is plain SGD, ``n_samples`` is gradient descent).
+        Minibatch size :math:`N` (``1`` is plain SGD, ``n_samples`` is
+        gradient descent).
     max_iter : int
         Maximum number of epochs.
     tol : float or None
         Stop when ``fun`` has not decreased below (best value − ``tol``) for
-        ``n_iter_no_change`` consecutive epochs (scikit-learn's rule for ``SGDRegressor``).
-        ``None`` runs exactly ``max_iter`` epochs, without a warning (and reports
-        ``converged=True``: there is no criterion to miss).
+        ``n_iter_no_change`` consecutive epochs (scikit-learn's rule for
+        ``SGDRegressor``). ``None`` runs exactly ``max_iter`` epochs,
+        without a warning (and reports ``converged=True``: there is no
+        criterion to miss).
     random_state : None, int or numpy.random.Generator
         Source of the shuffles.
     record_steps : bool
-        Also keep every step's iterate in ``history["steps"]`` (for plotting paths).
+        Also keep every step's iterate in ``history["steps"]`` (for
+        plotting paths).
 
     Returns
     -------
     OptimizeResult
-        ``n_iter`` counts epochs. ``history`` has ``"x"`` (n_iter + 1, *x0.shape) and ``"fun"``
-        (n_iter + 1,) at the end of each epoch, ``"step_size"`` (one per step), and
-        ``"steps"`` (n_steps + 1, *x0.shape) if ``record_steps``.
+        ``n_iter`` counts epochs. ``history`` has ``"x"``
+        (n_iter + 1, *x0.shape) and ``"fun"`` (n_iter + 1,) at the end of
+        each epoch, ``"step_size"`` (one per step), and ``"steps"``
+        (n_steps + 1, *x0.shape) if ``record_steps``.
     """
     schedule = as_schedule(step_size)
     _check_max_iter(max_iter)
-    for name, value in (
-        ("n_samples", n_samples),
-        ("batch_size", batch_size),
-        ("n_iter_no_change", n_iter_no_change),
-    ):
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, numbers.Integral)
-            or value < 1
-        ):
-            raise ValueError(
-                f"{name} must be a positive integer; got {value!r}."
-            )
+    check_int(n_samples, "n_samples", low=1)
+    check_int(batch_size, "batch_size", low=1)
+    check_int(n_iter_no_change, "n_iter_no_change", low=1)
     rng = check_random_state(random_state)
     x = np.array(x0, dtype=float)
     xs, fs, etas, steps = [x], [float(fun(x))], [], [x]
@@ -300,18 +296,18 @@ def minibatch_sgd(
     for epoch in range(1, max_iter + 1):
         order = rng.permutation(n_samples)
         for start in range(0, n_samples, batch_size):
+            batch = order[start : start + batch_size]
             t += 1
             etas.append(_check_step(schedule(t), t))
-            x = x - etas[-1] * np.asarray(
-                grad(x, order[start : start + batch_size]), dtype=float
-            )
+            x = x - etas[-1] * np.asarray(grad(x, batch), dtype=float)
             if record_steps:
                 steps.append(x)
         xs.append(x)
         fs.append(float(fun(x)))
         if not np.isfinite(fs[-1]):
             _warn(
-                f"SGD diverged in epoch {epoch} (objective {fs[-1]}). Use a smaller step_size."
+                f"SGD diverged in epoch {epoch} (objective {fs[-1]}). Use a "
+                "smaller step_size."
             )
             break
         if tol is not None:
@@ -324,8 +320,9 @@ def minibatch_sgd(
                 break
     if tol is not None and not converged and np.isfinite(fs[-1]):
         _warn(
-            f"SGD was still improving the objective by more than tol={tol} after "
-            f"max_iter={max_iter} epochs. Increase max_iter or use a larger step_size."
+            f"SGD was still improving the objective by more than tol={tol} "
+            f"after max_iter={max_iter} epochs. Increase max_iter or use a "
+            "larger step_size."
         )
     history = {
         "x": np.array(xs),
@@ -346,16 +343,24 @@ def minibatch_sgd(
 def subgradient_descent(
     fun, subgradient, x0, *, step_size, max_iter=1000, tol=1e-8, f_star=None
 ):
-    r"""Minimise a convex, possibly non-differentiable ``fun`` by the subgradient method.
+    r"""Minimise a convex, possibly non-differentiable ``fun``.
+
+    The subgradient method:
 
     .. math:: x_{k+1} = x_k - \eta_{k+1}\, g_k, \qquad g_k \in \partial f(x_k)
 
-    A subgradient step need not decrease :math:`f` (at a kink, :math:`-g_k` can point uphill),
-    so the method returns the **best** iterate :math:`\arg\min_{j\le k} f(x_j)`. With
-    :math:`\|g\|\le G` and steps :math:`\eta_k`,
-    :math:`f_{\text{best},k} - f^\star \le \frac{\|x_0-x^\star\|^2 + G^2\sum_j\eta_j^2}{2\sum_j\eta_j}`,
-    so diminishing steps with :math:`\sum\eta_k=\infty`, :math:`\sum\eta_k^2<\infty` converge, and a
-    constant step only reaches a neighbourhood of size :math:`G^2\eta/2` (Boyd's lecture notes).
+    A subgradient step need not decrease :math:`f` (at a kink,
+    :math:`-g_k` can point uphill), so the method returns the **best**
+    iterate :math:`\arg\min_{j\le k} f(x_j)`. With :math:`\|g\|\le G` and
+    steps :math:`\eta_k`,
+
+    .. math:: f_{\text{best},k} - f^\star
+              \le \frac{\|x_0-x^\star\|^2 + G^2\sum_j\eta_j^2}
+                       {2\sum_j\eta_j},
+
+    so diminishing steps with :math:`\sum\eta_k=\infty`,
+    :math:`\sum\eta_k^2<\infty` converge, and a constant step only reaches
+    a neighbourhood of size :math:`G^2\eta/2` (Boyd's lecture notes).
 
     Parameters
     ----------
@@ -365,20 +370,23 @@ def subgradient_descent(
         ``subgradient(x) -> ndarray``, any element of :math:`\partial f(x)`.
     x0 : array-like
     step_size : float or callable
-        A constant step, or a schedule ``t -> eta_t`` (e.g. ``InverseScaling(c, 0.5)``).
+        A constant step, or a schedule ``t -> eta_t`` (e.g.
+        ``InverseScaling(c, 0.5)``).
     max_iter : int
     tol : float
-        Stop when the subgradient returned has norm ``<= tol`` (then :math:`0\in\partial f`
-        up to ``tol``: a certificate of optimality), or, if ``f_star`` is given, when the best
-        value is within ``tol`` of it.
+        Stop when the subgradient returned has norm ``<= tol`` (then
+        :math:`0\in\partial f` up to ``tol``: a certificate of optimality),
+        or, if ``f_star`` is given, when the best value is within ``tol`` of
+        it.
     f_star : float, optional
         The optimal value, when it is known (for experiments).
 
     Returns
     -------
     OptimizeResult
-        ``x`` and ``fun`` are the best iterate and its value. ``history`` has ``"x"``,
-        ``"fun"`` (at every iterate), ``"fun_best"`` (running minimum) and ``"subgrad_norm"``.
+        ``x`` and ``fun`` are the best iterate and its value. ``history``
+        has ``"x"``, ``"fun"`` (at every iterate), ``"fun_best"`` (running
+        minimum) and ``"subgrad_norm"``.
     """
     schedule = as_schedule(step_size)
     _check_max_iter(max_iter)
@@ -399,8 +407,9 @@ def subgradient_descent(
         best_value = min(best_value, fs[-1])
     if not converged:
         _warn(
-            f"subgradient descent stopped at max_iter={max_iter} without a certificate of "
-            "optimality (the result is the best iterate seen). Increase max_iter, or pass f_star."
+            f"subgradient descent stopped at max_iter={max_iter} without a "
+            "certificate of optimality (the result is the best iterate "
+            "seen). Increase max_iter, or pass f_star."
         )
     fs = np.array(fs)
     best = int(np.argmin(fs))

@@ -174,12 +174,16 @@ class PolynomialFeatures(TransformerMixin, BaseEstimator):
         return self
 
     def transform(self, X):
-        """The monomials of each row of ``X``, shape (n_samples, n_output_features_)."""
+        """The monomials of each row of ``X``.
+
+        Returns an array of shape (n_samples, n_output_features_).
+        """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         features = np.arange(X.shape[1])
-        # Column k multiplies the input columns listed with repetition by powers_[k];
-        # the empty product (the bias column) is 1.
+        # Column k multiplies input column j by itself powers_[k, j] times:
+        # the product over j of x_j ** powers_[k, j]. The empty product (the
+        # bias column) is 1.
         return np.column_stack(
             [
                 np.prod(X[:, np.repeat(features, p)], axis=1)

@@ -19,10 +19,6 @@ before a chapter is converted, so they are not strict.
 import pytest
 
 NOT_CONVERTED = {
-    "01-learning-problem",
-    "02-gradient-methods",
-    "03-linear-regression",
-    "04-regularisation",
     "05-perceptron-online",
     "06-support-vector-machines",
     "07-kernel-methods",

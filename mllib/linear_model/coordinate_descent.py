@@ -43,15 +43,19 @@ from ._base import LinearModel, center_data
 
 
 def duality_gap(w, X, y, residual, l1_reg, l2_reg):
-    r"""Gap :math:`P(w) - D(v) \ge P(w) - P(w^\star)` at the dual point :math:`v = s\,r`.
+    r"""The gap :math:`P(w) - D(\nu) \ge P(w) - P(w^\star)`, at
+    :math:`\nu = \theta r`.
 
     The dual of :math:`P` (lasso case :math:`\ell_2 = 0`) is
-    :math:`D(v) = -\tfrac12\lVert v\rVert^2 + y^\top v` subject to
-    :math:`\lVert X^\top v\rVert_\infty \le \ell_1`; the residual :math:`r` is shrunk by
-    :math:`s = \min(1, \ell_1/\lVert X^\top r\rVert_\infty)` to be feasible. For
-    :math:`\ell_2 > 0` the same formulas hold with :math:`X^\top r - \ell_2 w` in the
-    constraint and :math:`\lVert r\rVert^2 + \ell_2\lVert w\rVert^2` in the quadratic terms
-    (the elastic net is a lasso on :math:`X` stacked over :math:`\sqrt{\ell_2}I`).
+    :math:`D(\nu) = -\tfrac12\lVert \nu\rVert^2 + y^\top \nu` subject to
+    :math:`\lVert X^\top \nu\rVert_\infty \le \ell_1`; the residual
+    :math:`r` is shrunk by
+    :math:`\theta = \min(1, \ell_1/\lVert X^\top r\rVert_\infty)` to be
+    feasible (``scale`` below). For :math:`\ell_2 > 0` the same formulas hold with
+    :math:`X^\top r - \ell_2 w` in the constraint and
+    :math:`\lVert r\rVert^2 + \ell_2\lVert w\rVert^2` in the quadratic terms
+    (the elastic net is a lasso on :math:`X` stacked over
+    :math:`\sqrt{\ell_2}I`).
     """
     quadratic = residual @ residual + l2_reg * (w @ w)
     dual_norm = np.max(np.abs(X.T @ residual - l2_reg * w))
@@ -62,32 +66,38 @@ def duality_gap(w, X, y, residual, l1_reg, l2_reg):
 
 
 def enet_coordinate_descent(w, X, y, l1_reg, l2_reg, max_iter, tol):
-    r"""Minimise :math:`\tfrac12\lVert y-Xw\rVert^2 + \ell_1\lVert w\rVert_1 + \tfrac{\ell_2}2\lVert w\rVert^2`.
+    r"""Minimise :math:`P(w) = \tfrac12\lVert y-Xw\rVert^2
+    + \ell_1\lVert w\rVert_1 + \tfrac{\ell_2}2\lVert w\rVert^2`.
 
     Parameters
     ----------
     w : ndarray of shape (n_features,)
         Starting point (a warm start along a path); not modified.
     X : ndarray of shape (n_samples, n_features), Fortran-ordered
-        Fortran order makes each column contiguous, so ``X[:, j]`` is a fast view.
+        Fortran order makes each column contiguous, so ``X[:, j]`` is a
+        fast view.
     y : ndarray of shape (n_samples,)
     l1_reg, l2_reg : float
-        :math:`\ell_1 > 0` and :math:`\ell_2 \ge 0`, already multiplied by ``n_samples``.
+        :math:`\ell_1 > 0` and :math:`\ell_2 \ge 0`, already multiplied by
+        ``n_samples``.
     max_iter : int
         Maximum number of sweeps over all coordinates.
     tol : float
-        Stop when the duality gap is at most ``tol`` times :math:`\lVert y\rVert^2`, checked
-        whenever the largest coordinate change in a sweep falls below ``tol`` relative to
-        the largest coefficient (scikit-learn's rule).
+        Stop when the duality gap is at most ``tol`` times
+        :math:`\lVert y\rVert^2`, checked whenever the largest coordinate
+        change in a sweep falls below ``tol`` relative to the largest
+        coefficient (scikit-learn's rule).
 
     Returns
     -------
     w, gap, n_iter
-        Coefficients, final duality gap (in the scaling of :math:`P`) and number of sweeps.
+        Coefficients, final duality gap (in the scaling of :math:`P`) and
+        number of sweeps.
     """
     columns = [X[:, j] for j in range(X.shape[1])]
-    # Python floats and BLAS ddot/daxpy on contiguous columns: in this loop, NumPy scalars
-    # and the `@` operator on 1-D arrays cost several times more than the arithmetic itself.
+    # Python floats and BLAS ddot/daxpy on contiguous columns: in this loop,
+    # NumPy scalars and `@` on 1-D arrays cost several times the arithmetic
+    # (benchmarks/bench_linear_models.py).
     squared_norms = np.einsum("ij,ij->j", X, X).tolist()
     coef = w.tolist()
     residual = y - X @ w
@@ -102,19 +112,18 @@ def enet_coordinate_descent(w, X, y, l1_reg, l2_reg, max_iter, tol):
             if norm == 0.0:  # a constant column: its coefficient stays 0
                 continue
             old = coef[j]
-            z = (
-                ddot(x_j, residual) + old * norm
-            )  # x_jᵀ(partial residual r + w_j x_j)
-            if z > l1_reg:  # soft thresholding S_{ℓ1}(z), case by case
+            # z_j = x_jᵀ(r + w_j x_j), the correlation with the partial
+            # residual, then w_j = S_ℓ₁(z_j) / (‖x_j‖² + ℓ₂), case by case
+            z = ddot(x_j, residual) + old * norm
+            if z > l1_reg:
                 new = (z - l1_reg) / (norm + l2_reg)
             elif z < -l1_reg:
                 new = (z + l1_reg) / (norm + l2_reg)
             else:
                 new = 0.0
             if new != old:
-                daxpy(
-                    x_j, residual, a=old - new
-                )  # r += (old - new) x_j in place, O(n)
+                # r ← r − (w_j_new − w_j_old) x_j, in place: O(n)
+                daxpy(x_j, residual, a=old - new)
                 coef[j] = new
                 change_max = max(change_max, abs(new - old))
             w_max = max(w_max, abs(new))
@@ -124,9 +133,9 @@ def enet_coordinate_descent(w, X, y, l1_reg, l2_reg, max_iter, tol):
             if gap <= gap_tol:
                 return w, gap, sweep
     warnings.warn(
-        f"Coordinate descent did not converge in max_iter={max_iter} sweeps: duality gap "
-        f"{gap:.3e} > tolerance {gap_tol:.3e}. Increase max_iter, standardise the features, "
-        "or increase alpha.",
+        f"Coordinate descent did not converge in max_iter={max_iter} sweeps: "
+        f"duality gap {gap:.3e} > tolerance {gap_tol:.3e}. Increase "
+        "max_iter, standardise the features, or increase alpha.",
         ConvergenceWarning,
         stacklevel=3,
     )
@@ -252,10 +261,12 @@ class Lasso(ElasticNet):
 def enet_path(
     X, y, *, l1_ratio=0.5, eps=1e-3, alphas=100, max_iter=1000, tol=1e-4
 ):
-    r"""Elastic-net coefficients along a decreasing sequence of :math:`\lambda`, warm-started.
+    r"""Elastic-net coefficients along a decreasing grid of :math:`\lambda`.
 
-    Like scikit-learn's ``enet_path``, no intercept is fitted: centre (and usually
-    standardise) ``X`` and ``y`` first.
+    Each fit starts from the previous solution (a warm start), so the whole
+    path costs little more than one fit. Like scikit-learn's ``enet_path``,
+    no intercept is fitted: centre (and usually standardise) ``X`` and ``y``
+    first.
 
     Parameters
     ----------
@@ -264,10 +275,12 @@ def enet_path(
     l1_ratio : float, default=0.5
     eps : float, default=1e-3
         With an integer ``alphas``, the grid runs geometrically from
-        :math:`\lambda_{\max} = \lVert X^\top y\rVert_\infty/(n\rho)`, the smallest
-        :math:`\lambda` giving :math:`w = 0`, down to ``eps`` times it.
+        :math:`\lambda_{\max} = \lVert X^\top y\rVert_\infty/(n\rho)`, the
+        smallest :math:`\lambda` giving :math:`w = 0`, down to ``eps`` times
+        it.
     alphas : int or array-like, default=100
-        Number of grid points, or the values themselves (used in decreasing order).
+        Number of grid points, or the values themselves (used in decreasing
+        order).
     max_iter, tol
         As in :class:`ElasticNet`.
 
@@ -277,20 +290,13 @@ def enet_path(
     coefs : ndarray of shape (n_features, n_alphas)
     dual_gaps : ndarray of shape (n_alphas,)
     """
-    X, y = check_X_y(X, y, dtype=np.float64, y_numeric=True)
-    n_samples = len(y)
-    max_iter, tol = _check_iterations(max_iter, tol)
-    if isinstance(alphas, (int, np.integer)) and not isinstance(alphas, bool):
-        _, l1_ratio = _check_penalty(1.0, l1_ratio)
-        alpha_max = np.max(np.abs(X.T @ y)) / (n_samples * l1_ratio)
-        alphas = np.geomspace(alpha_max, alpha_max * eps, num=alphas)
-    else:
-        alphas = np.sort(np.asarray(alphas, dtype=float))[::-1]
-    X = np.asfortranarray(X)
-    w = np.zeros(X.shape[1])
-    coefs, gaps = np.empty((X.shape[1], len(alphas))), np.empty(len(alphas))
-    for k, alpha in enumerate(alphas):
-        alpha, l1_ratio = _check_penalty(alpha, l1_ratio)
+    X, y, alphas, l1_ratio, max_iter, tol = _check_path_arguments(
+        X, y, l1_ratio, eps, alphas, max_iter, tol
+    )
+    n_samples, n_features = X.shape
+    w = np.zeros(n_features)  # the solution at λ_max
+    coefs, gaps = np.empty((n_features, len(alphas))), np.empty(len(alphas))
+    for k, alpha in enumerate(alphas):  # decreasing λ, each fit warm-started
         w, gap, _ = enet_coordinate_descent(
             w,
             X,
@@ -302,6 +308,21 @@ def enet_path(
         )
         coefs[:, k], gaps[k] = w, gap / n_samples
     return alphas, coefs, gaps
+
+
+def _check_path_arguments(X, y, l1_ratio, eps, alphas, max_iter, tol):
+    """The validated arguments of a path, with its grid in decreasing order."""
+    X, y = check_X_y(X, y, dtype=np.float64, y_numeric=True)
+    max_iter, tol = _check_iterations(max_iter, tol)
+    _, l1_ratio = _check_penalty(1.0, l1_ratio)
+    if isinstance(alphas, (int, np.integer)) and not isinstance(alphas, bool):
+        alpha_max = np.max(np.abs(X.T @ y)) / (len(y) * l1_ratio)
+        alphas = np.geomspace(alpha_max, alpha_max * eps, num=alphas)
+    else:
+        alphas = np.sort(np.asarray(alphas, dtype=float))[::-1]
+    for alpha in alphas:
+        _check_penalty(alpha, l1_ratio)
+    return np.asfortranarray(X), y, alphas, l1_ratio, max_iter, tol
 
 
 def lasso_path(X, y, *, eps=1e-3, alphas=100, max_iter=1000, tol=1e-4):

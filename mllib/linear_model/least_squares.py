@@ -58,10 +58,13 @@ class LinearRegression(LinearModel):
         self.tol = tol
 
     def fit(self, X, y):
-        """Fit to ``X`` of shape (n_samples, n_features) and ``y`` of shape (n_samples,)."""
+        """Fit to ``X`` (n_samples, n_features) and ``y`` (n_samples,)."""
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         tol = check_scalar(self.tol, "tol", low=0)
+        # centring removes the intercept: b = ȳ − x̄ᵀw once w is known
         Xc, yc, X_offset, y_offset = center_data(X, y, self.fit_intercept)
+        # w = X_c⁺ y_c, the minimum-norm least-squares solution, by the SVD
+        # (LAPACK gelsd); singular values below tol·σ₁ count as zero
         self.coef_, _, self.rank_, self.singular_ = linalg.lstsq(
             Xc, yc, cond=tol
         )

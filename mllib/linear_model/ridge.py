@@ -68,37 +68,34 @@ class Ridge(LinearModel):
         self.solver = solver
 
     def fit(self, X, y):
-        """Fit to ``X`` of shape (n_samples, n_features) and ``y`` of shape (n_samples,)."""
+        """Fit to ``X`` (n_samples, n_features) and ``y`` (n_samples,)."""
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
-        alpha = check_scalar(self.alpha, "alpha", low=0, low_inclusive=False)
-        if self.solver not in ("auto", "primal", "dual"):
-            raise ValueError(
-                f'solver must be "auto", "primal" or "dual"; got {self.solver!r}.'
-            )
+        alpha = self._check_params()
         n_samples, n_features = X.shape
         self.solver_ = self.solver
-        if self.solver == "auto":
+        if self.solver == "auto":  # the smaller system, d × d or n × n
             self.solver_ = "primal" if n_features <= n_samples else "dual"
+        # centred data: the intercept is unpenalised, b = ȳ − x̄ᵀw at the end
         Xc, yc, X_offset, y_offset = center_data(X, y, self.fit_intercept)
         if self.solver_ == "primal":
-            gram = Xc.T @ Xc
-            gram.flat[:: n_features + 1] += (
-                alpha  # XᵀX + λI in place, then Cholesky
-            )
-            self.coef_ = linalg.solve(
-                gram, Xc.T @ yc, assume_a="pos", overwrite_a=True
-            )
-            self.dual_coef_ = (
-                yc - Xc @ self.coef_
-            ) / alpha  # λw = Xᵀ(y - Xw) = Xᵀα
+            # (XᵀX + λI) w = Xᵀy, by Cholesky
+            gram = Xc.T @ Xc + alpha * np.eye(n_features)
+            self.coef_ = linalg.solve(gram, Xc.T @ yc, assume_a="pos")
+            # the stationarity condition λw = Xᵀ(y − Xw) reads w = Xᵀα
+            self.dual_coef_ = (yc - Xc @ self.coef_) / alpha
         else:
-            kernel = Xc @ Xc.T
-            kernel.flat[:: n_samples + 1] += (
-                alpha  # XXᵀ + λI in place, then Cholesky
-            )
-            self.dual_coef_ = linalg.solve(
-                kernel, yc, assume_a="pos", overwrite_a=True
-            )
+            # (XXᵀ + λI) α = y, by Cholesky, and w = Xᵀα
+            kernel = Xc @ Xc.T + alpha * np.eye(n_samples)
+            self.dual_coef_ = linalg.solve(kernel, yc, assume_a="pos")
             self.coef_ = Xc.T @ self.dual_coef_
         self._set_intercept(X_offset, y_offset)
         return self
+
+    def _check_params(self):
+        """The penalty λ > 0, validated, after checking the solver's name."""
+        if self.solver not in ("auto", "primal", "dual"):
+            raise ValueError(
+                'solver must be "auto", "primal" or "dual"; got '
+                f"{self.solver!r}."
+            )
+        return check_scalar(self.alpha, "alpha", low=0, low_inclusive=False)

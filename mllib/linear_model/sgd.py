@@ -1,12 +1,10 @@
 """A linear regressor trained by minibatch stochastic gradient descent."""
 
-import numbers
-
 import numpy as np
 from sklearn.utils.validation import validate_data
 
 from ..optim import InverseScaling, minibatch_sgd
-from ..validation import check_random_state, check_scalar
+from ..validation import check_int, check_random_state, check_scalar
 from ._base import LinearModel, center_data
 
 
@@ -93,21 +91,42 @@ class SGDRegressor(LinearModel):
         self.n_iter_no_change = n_iter_no_change
         self.random_state = random_state
 
-    def _schedule(self):
-        if callable(self.learning_rate):
-            return self.learning_rate
-        eta0 = check_scalar(self.eta0, "eta0", low=0.0, low_inclusive=False)
-        if self.learning_rate == "constant":
-            return eta0
-        if self.learning_rate == "invscaling":
-            return InverseScaling(eta0, check_scalar(self.power_t, "power_t"))
-        raise ValueError(
-            f'learning_rate must be "invscaling", "constant" or a schedule t -> eta_t; got '
-            f"{self.learning_rate!r}."
-        )
-
     def fit(self, X, y):
+        """Fit to ``X`` of shape (n_samples, n_features) and ``y``."""
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+        alpha, schedule = self._check_params()
+        # centred data: the intercept is unpenalised, b = ȳ − x̄ᵀw at the end
+        Xc, yc, x_mean, y_mean = center_data(X, y, self.fit_intercept)
+
+        def objective(w):  # (1/n) Σᵢ ½(yᵢ − wᵀxᵢ)² + (α/2)‖w‖²
+            return 0.5 * np.mean((yc - Xc @ w) ** 2) + 0.5 * alpha * (w @ w)
+
+        def minibatch_gradient(w, batch):  # (1/|B|) X_Bᵀ(X_B w − y_B) + αw
+            Xb = Xc[batch]
+            return Xb.T @ (Xb @ w - yc[batch]) / len(batch) + alpha * w
+
+        result = minibatch_sgd(
+            objective,
+            minibatch_gradient,
+            np.zeros(X.shape[1]),
+            len(y),
+            step_size=schedule,
+            batch_size=min(self.batch_size, len(y)),
+            max_iter=self.max_iter,
+            tol=self.tol,
+            n_iter_no_change=self.n_iter_no_change,
+            random_state=check_random_state(self.random_state),
+        )
+        self.coef_ = result.x
+        self._set_intercept(x_mean, y_mean)
+        # scikit-learn's SGD keeps the intercept as an array of shape (1,)
+        self.intercept_ = np.atleast_1d(self.intercept_)
+        self.n_iter_ = result.n_iter
+        self.loss_curve_ = result.history["fun"]
+        return self
+
+    def _check_params(self):
+        """The penalty strength α and the step-size schedule, validated."""
         if self.penalty not in ("l2", None):
             raise ValueError(
                 f'penalty must be "l2" or None; got {self.penalty!r}.'
@@ -119,40 +138,18 @@ class SGDRegressor(LinearModel):
         )
         if self.tol is not None:
             check_scalar(self.tol, "tol", low=0.0)
-        if (
-            isinstance(self.batch_size, bool)
-            or not isinstance(self.batch_size, numbers.Integral)
-            or self.batch_size < 1
-        ):
-            raise ValueError(
-                f"batch_size must be a positive integer; got {self.batch_size!r}."
-            )
-        Xc, yc, x_mean, y_mean = center_data(X, y, self.fit_intercept)
+        check_int(self.batch_size, "batch_size", low=1)
+        return alpha, self._schedule()
 
-        def objective(w):
-            return 0.5 * np.mean((yc - Xc @ w) ** 2) + 0.5 * alpha * (w @ w)
-
-        def minibatch_gradient(w, batch):
-            Xb = Xc[batch]
-            return Xb.T @ (Xb @ w - yc[batch]) / len(batch) + alpha * w
-
-        result = minibatch_sgd(
-            objective,
-            minibatch_gradient,
-            np.zeros(X.shape[1]),
-            len(y),
-            step_size=self._schedule(),
-            batch_size=min(self.batch_size, len(y)),
-            max_iter=self.max_iter,
-            tol=self.tol,
-            n_iter_no_change=self.n_iter_no_change,
-            random_state=check_random_state(self.random_state),
+    def _schedule(self):
+        if callable(self.learning_rate):
+            return self.learning_rate
+        eta0 = check_scalar(self.eta0, "eta0", low=0.0, low_inclusive=False)
+        if self.learning_rate == "constant":
+            return eta0
+        if self.learning_rate == "invscaling":
+            return InverseScaling(eta0, check_scalar(self.power_t, "power_t"))
+        raise ValueError(
+            'learning_rate must be "invscaling", "constant" or a schedule '
+            f"t -> eta_t; got {self.learning_rate!r}."
         )
-        self.coef_ = result.x
-        self._set_intercept(x_mean, y_mean)
-        self.intercept_ = np.atleast_1d(
-            self.intercept_
-        )  # scikit-learn's SGD keeps shape (1,)
-        self.n_iter_ = result.n_iter
-        self.loss_curve_ = result.history["fun"]
-        return self

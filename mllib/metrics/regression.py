@@ -8,11 +8,13 @@ from ._checks import check_consistent_targets
 def r2_score(y_true, y_pred):
     r"""Coefficient of determination.
 
-    .. math:: R^2 = 1 - \frac{\sum_i (y_i - \hat y_i)^2}{\sum_i (y_i - \bar y)^2}
+    .. math:: R^2 = 1 - \frac{\sum_i (y_i - \hat y_i)^2}
+                            {\sum_i (y_i - \bar y)^2}
 
     It is at most 1 and is negative when the predictions are worse than the
-    constant :math:`\bar y` (common on test data). As in scikit-learn, a constant
-    ``y_true`` gives 1.0 for a perfect prediction and 0.0 otherwise.
+    constant :math:`\bar y` (common on test data). As in scikit-learn, a
+    constant ``y_true`` gives 1.0 for a perfect prediction and 0.0
+    otherwise.
 
     Parameters
     ----------
