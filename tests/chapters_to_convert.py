@@ -20,8 +20,6 @@ import pytest
 
 NOT_CONVERTED = {
     "12-trees-and-neighbours",
-    "13-ensembles",
-    "14-clustering",
     "15-pca",
     "16-mixture-models",
     "17-learning-theory",

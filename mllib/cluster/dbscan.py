@@ -79,9 +79,7 @@ class DBSCAN(ClusterMixin, BaseEstimator):
 
     def fit(self, X, y=None):
         """Cluster ``X`` of shape (n_samples, n_features); ``y`` is ignored. Returns self."""
-        X = validate_data(self, X, dtype=np.float64)
-        eps = check_scalar(self.eps, "eps", low=0, low_inclusive=False)
-        min_samples = check_int(self.min_samples, "min_samples", low=1)
+        X, eps, min_samples = self._validated(X)
         neighbors = radius_neighbors_graph(X, eps)
         core = np.asarray(neighbors.sum(axis=1)).ravel() >= min_samples
         core_index = np.flatnonzero(core)
@@ -106,3 +104,10 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         self.core_sample_indices_ = core_index
         self.components_ = X[core].copy()
         return self
+
+    def _validated(self, X):
+        """``X`` as floats, ``eps`` and ``min_samples``, checked."""
+        X = validate_data(self, X, dtype=np.float64)
+        eps = check_scalar(self.eps, "eps", low=0, low_inclusive=False)
+        min_samples = check_int(self.min_samples, "min_samples", low=1)
+        return X, eps, min_samples

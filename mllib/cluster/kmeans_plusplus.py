@@ -42,36 +42,42 @@ def kmeans_plusplus(X, n_clusters, *, random_state=None, n_local_trials=None):
     Same algorithm as ``sklearn.cluster.kmeans_plusplus`` (which draws from a different
     random stream, so the chosen samples differ).
     """
-    X = check_array(X, dtype=np.float64)
-    n_clusters = check_int(n_clusters, "n_clusters", low=1)
-    if n_clusters > len(X):
-        raise ValueError(
-            f"n_clusters={n_clusters} is larger than the number of samples ({len(X)})."
-        )
-    trials = (
-        2 + int(np.log(n_clusters))
-        if n_local_trials is None
-        else check_int(n_local_trials, "n_local_trials", low=1)
+    X, n_clusters, trials, rng = _check_seeding_params(
+        X, n_clusters, n_local_trials, random_state
     )
-    rng = check_random_state(random_state)
-
     indices = np.empty(n_clusters, dtype=int)
-    indices[0] = rng.integers(len(X))
-    closest = squared_euclidean_distances(X[indices[:1]], X)[
-        0
-    ]  # D(x)^2 for every sample
+    indices[0] = rng.integers(len(X))  # the first centre: uniform
+    closest = squared_euclidean_distances(X[indices[:1]], X)[0]  # D(x)^2
     for c in range(1, n_clusters):
-        # inverse-CDF sampling; side="right" never picks a sample with D(x) = 0
+        # draw candidates with P(x) = D(x)^2 / sum D^2 by inverse-CDF
+        # sampling; side="right" never picks a sample with D(x) = 0
         cumulative = np.cumsum(closest)
         candidates = np.searchsorted(
             cumulative, rng.random(trials) * cumulative[-1], side="right"
         )
-        candidates = np.minimum(
-            candidates, len(X) - 1
-        )  # guards against rounding at the top end
+        candidates = np.minimum(candidates, len(X) - 1)  # rounding at the top
+        # keep the candidate that lowers sum_x D(x)^2 most
         closest_if_added = np.minimum(
             closest, squared_euclidean_distances(X[candidates], X)
         )
         best = np.argmin(closest_if_added.sum(axis=1))
         indices[c], closest = candidates[best], closest_if_added[best]
     return X[indices].copy(), indices
+
+
+def _check_seeding_params(X, n_clusters, n_local_trials, random_state):
+    """``X`` as floats, the checked ``n_clusters``, the number of candidates
+    per centre and the random generator."""
+    X = check_array(X, dtype=np.float64)
+    n_clusters = check_int(n_clusters, "n_clusters", low=1)
+    if n_clusters > len(X):
+        raise ValueError(
+            f"n_clusters={n_clusters} is larger than the number of samples "
+            f"({len(X)})."
+        )
+    trials = (
+        2 + int(np.log(n_clusters))
+        if n_local_trials is None
+        else check_int(n_local_trials, "n_local_trials", low=1)
+    )
+    return X, n_clusters, trials, check_random_state(random_state)

@@ -74,57 +74,66 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
 
     def fit(self, X, y):
-        """Boost on ``X`` (n_samples, n_features) and labels ``y``; return self."""
+        """Boost on ``X`` (n_samples, n_features) and labels ``y``; return
+        self."""
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, y_index = encode_classes(y, estimator=self)
-        self.n_classes_ = K = len(self.classes_)
+        self.n_classes_ = len(self.classes_)
+        return self._boost(X, y_index)
+
+    def _check_params(self):
+        """The weak learner to clone, the learning rate and the random
+        generator, after checking the parameters."""
         check_int(self.n_estimators, "n_estimators", low=1)
         learning_rate = check_scalar(
             self.learning_rate, "learning_rate", low=0.0, low_inclusive=False
         )
-        base = (
+        weak_learner = (
             self.estimator
             if self.estimator is not None
             else DecisionTreeClassifier(max_depth=1)
         )
-        if "sample_weight" not in inspect.signature(base.fit).parameters:
+        fit_parameters = inspect.signature(weak_learner.fit).parameters
+        if "sample_weight" not in fit_parameters:
             raise ValueError(
-                f"AdaBoost needs a weak learner whose fit accepts sample_weight; "
-                f"{type(base).__name__}.fit does not."
+                "AdaBoost needs a weak learner whose fit accepts "
+                f"sample_weight; {type(weak_learner).__name__}.fit does not."
             )
-        rng = check_random_state(self.random_state)
+        return (
+            weak_learner,
+            learning_rate,
+            check_random_state(self.random_state),
+        )
+
+    def _boost(self, X, y):
+        """The rounds of SAMME on ``X`` and class indices ``y``."""
+        weak_learner, learning_rate, rng = self._check_params()
+        K, n = self.n_classes_, len(y)
         self.estimators_ = []
-        self.estimator_weights_ = np.zeros(self.n_estimators)
-        self.estimator_errors_ = np.ones(self.n_estimators)
-        weights = np.full(len(y), 1.0 / len(y))
+        self.estimator_weights_ = np.zeros(self.n_estimators)  # beta_t
+        self.estimator_errors_ = np.ones(self.n_estimators)  # epsilon_t
+        weights = np.full(n, 1.0 / n)  # D_1(i) = 1/n
         for t in range(self.n_estimators):
-            # keep every weight above machine epsilon: a point's weight can underflow after many rounds
+            # a weight can underflow after many rounds: keep it above eps
             weights = np.maximum(weights, np.finfo(float).eps)
-            learner = clone(base)
+            learner = clone(weak_learner)
             if "random_state" in learner.get_params():
                 learner.set_params(random_state=int(rng.integers(2**32)))
-            wrong = (
-                learner.fit(X, y_index, sample_weight=weights).predict(X)
-                != y_index
-            )
+            learner.fit(X, y, sample_weight=weights)
+            wrong = learner.predict(X) != y
             error = np.average(wrong, weights=weights)
-            if (
-                error <= 0
-            ):  # perfect: it alone decides; nothing is left to reweight
+            if error <= 0:  # perfect: it alone decides, nothing to reweight
                 self.estimators_.append(learner)
-                self.estimator_weights_[t], self.estimator_errors_[t] = (
-                    1.0,
-                    0.0,
-                )
+                self.estimator_weights_[t] = 1.0
+                self.estimator_errors_[t] = 0.0
                 break
-            if (
-                error >= 1.0 - 1.0 / K
-            ):  # no better than chance: discard it and stop
+            if error >= 1.0 - 1.0 / K:  # no better than chance: stop
                 if not self.estimators_:
                     raise ValueError(
-                        f"The first weak learner has weighted error {error:.3f} >= 1 - 1/K = "
-                        f"{1 - 1 / K:.3f}, no better than chance; boosting cannot start. "
-                        "Use a stronger weak learner."
+                        f"The first weak learner has weighted error "
+                        f"{error:.3f} >= 1 - 1/K = {1 - 1 / K:.3f}, no "
+                        "better than chance; boosting cannot start. Use a "
+                        "stronger weak learner."
                     )
                 break
             vote = learning_rate * (
@@ -133,6 +142,7 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
             self.estimators_.append(learner)
             self.estimator_weights_[t], self.estimator_errors_[t] = vote, error
             if t < self.n_estimators - 1:
+                # D_{t+1}(i) proportional to D_t(i) exp(beta_t [mistake])
                 weights = weights * np.exp(vote * wrong)
                 weights /= weights.sum()
         return self

@@ -66,33 +66,37 @@ class BaseBagging(BaseEstimator):
         """Number of features each member sees (the random subspace)."""
         return _count(self.max_features, n_features, "max_features")
 
-    def _fit_members(self, X, y):
-        """Fit ``n_estimators`` members on bootstrap samples of ``(X, y)`` (``y`` encoded); return self."""
+    def _check_params(self, n, d):
+        """Draws per member, features per member and the random generator,
+        after checking the parameters (``n`` samples, ``d`` features)."""
         check_int(self.n_estimators, "n_estimators", low=1)
         if self.oob_score and not self.bootstrap:
             raise ValueError(
-                "oob_score=True needs bootstrap=True: without resampling no point is out of bag."
+                "oob_score=True needs bootstrap=True: without resampling no "
+                "point is out of bag."
             )
-        rng = check_random_state(self.random_state)
-        n, d = X.shape
         n_draws = (
             n
             if self.max_samples is None
             else _count(self.max_samples, n, "max_samples")
         )
         n_features = self._n_member_features(d)
-        (
-            self.estimators_,
-            self.estimators_samples_,
-            self.estimators_features_,
-        ) = [], [], []
+        return n_draws, n_features, check_random_state(self.random_state)
+
+    def _fit_members(self, X, y):
+        """Fit ``n_estimators`` members on bootstrap samples of ``(X, y)``
+        (``y`` encoded); return self."""
+        n, d = X.shape
+        n_draws, n_features, rng = self._check_params(n, d)
+        self.estimators_ = []
+        self.estimators_samples_, self.estimators_features_ = [], []
         for _ in range(self.n_estimators):
-            drawn = (
+            drawn = (  # the bootstrap sample: n draws with replacement
                 rng.integers(0, n, n_draws)
                 if self.bootstrap
                 else rng.permutation(n)[:n_draws]
             )
-            features = (
+            features = (  # the random subspace, if any
                 np.arange(d)
                 if n_features == d
                 else np.sort(rng.choice(d, n_features, replace=False))
@@ -100,10 +104,8 @@ class BaseBagging(BaseEstimator):
             member = self._make_estimator(int(rng.integers(2**32)))
             counts = np.bincount(drawn, minlength=n)
             if "sample_weight" in inspect.signature(member.fit).parameters:
-                in_bag = np.flatnonzero(
-                    counts
-                )  # a point drawn c times weighs c
-                member.fit(
+                in_bag = np.flatnonzero(counts)  # a point drawn c times
+                member.fit(  # ... weighs c
                     X[np.ix_(in_bag, features)],
                     y[in_bag],
                     sample_weight=counts[in_bag].astype(float),
@@ -125,7 +127,8 @@ class BaseBagging(BaseEstimator):
             yield self._member_output(member, X[:, features])
 
     def _set_oob_score(self, X, y):
-        """Average, for each training point, the members that never saw it; score that prediction."""
+        """Average, for each training point, the members that never saw it;
+        score that prediction."""
         total, n_votes = 0.0, np.zeros(len(X))
         for member, drawn, features in zip(
             self.estimators_,
@@ -139,8 +142,9 @@ class BaseBagging(BaseEstimator):
         seen = n_votes > 0
         if not seen.all():
             warnings.warn(
-                f"{np.sum(~seen)} training points were in every bootstrap sample and have no out-of-bag "
-                "prediction; the out-of-bag score uses the others. Use more estimators.",
+                f"{np.sum(~seen)} training points were in every bootstrap "
+                "sample and have no out-of-bag prediction; the out-of-bag "
+                "score uses the others. Use more estimators.",
                 UserWarning,
                 stacklevel=3,
             )

@@ -68,8 +68,9 @@ class BaseGradientBoosting(BaseEstimator):
         self.max_depth = max_depth
         self.random_state = random_state
 
-    def _boost(self, X, y):
-        """Fit ``init_`` and ``n_estimators`` trees to ``(X, y)`` (``y`` real, or 0/1 for the classifier)."""
+    def _check_params(self):
+        """The learning rate, the subsample fraction and the random
+        generator, after checking the parameters."""
         check_int(self.n_estimators, "n_estimators", low=1)
         learning_rate = check_scalar(
             self.learning_rate, "learning_rate", low=0.0, low_inclusive=False
@@ -77,10 +78,15 @@ class BaseGradientBoosting(BaseEstimator):
         subsample = check_scalar(
             self.subsample, "subsample", low=0.0, high=1.0, low_inclusive=False
         )
-        rng = check_random_state(self.random_state)
+        return learning_rate, subsample, check_random_state(self.random_state)
+
+    def _boost(self, X, y):
+        """Fit ``init_`` and ``n_estimators`` trees to ``(X, y)`` (``y`` real,
+        or 0/1 for the classifier)."""
+        learning_rate, subsample, rng = self._check_params()
         n = len(y)
         n_drawn = max(1, int(subsample * n))
-        raw = np.full(n, self._initial_raw_prediction(X, y))
+        raw = np.full(n, self._initial_raw_prediction(X, y))  # F_0
         self.estimators_, self.train_score_ = [], np.empty(self.n_estimators)
         for m in range(self.n_estimators):
             drawn = (
@@ -88,14 +94,14 @@ class BaseGradientBoosting(BaseEstimator):
                 if n_drawn == n
                 else np.sort(rng.permutation(n)[:n_drawn])
             )
-            residual = self._negative_gradient(y[drawn], raw[drawn])
+            residual = self._negative_gradient(y[drawn], raw[drawn])  # r_im
             tree = DecisionTreeRegressor(
                 max_depth=self.max_depth,
                 min_samples_split=self.min_samples_split,
                 min_samples_leaf=self.min_samples_leaf,
             ).fit(X[drawn], residual)
             self._update_leaves(tree, X[drawn], residual, raw[drawn])
-            raw += learning_rate * tree.predict(X)
+            raw += learning_rate * tree.predict(X)  # F_m = F_{m-1} + nu h_m
             self.estimators_.append(tree)
             self.train_score_[m] = self._loss(y[drawn], raw[drawn])
         return self
