@@ -33,7 +33,6 @@ NOT_CONVERTED = {
     "12-trees-and-neighbours",
     "13-ensembles",
     "14-clustering",
-    "15-pca",
     "17-learning-theory",
     "19-multiclass-and-structured",
 }
