@@ -20,10 +20,7 @@ import pytest
 
 NOT_CONVERTED = {
     "12-trees-and-neighbours",
-    "15-pca",
-    "16-mixture-models",
     "17-learning-theory",
-    "18-neural-networks",
     "19-multiclass-and-structured",
 }
 
