@@ -35,7 +35,6 @@ NOT_CONVERTED = {
     "14-clustering",
     "15-pca",
     "16-mixture-models",
-    "17-learning-theory",
     "18-neural-networks",
     "19-multiclass-and-structured",
 }
