@@ -37,7 +37,6 @@ NOT_CONVERTED = {
     "16-mixture-models",
     "17-learning-theory",
     "18-neural-networks",
-    "19-multiclass-and-structured",
 }
 
 
