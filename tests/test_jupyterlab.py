@@ -269,13 +269,17 @@ def outputs(page, index):
 
 
 def run_cell(reader, index):
-    """Select a cell with a click and run it with Shift+Enter; wait until it has run and
-    the kernel is idle again, and return the cell's outputs."""
+    """Select a cell with a click and run it with Shift+Enter; wait until it
+    has run (its execution count changed: Run All may have run it before)
+    and the kernel is idle again, and return the cell's outputs."""
+    cell = f"{NOTEBOOK}.content.model.cells.get({index})"
+    before = reader.page.evaluate(f"() => {cell}.executionCount")
     reader.cell(index).locator(".jp-InputPrompt").first.click()
     reader.page.keyboard.press("Shift+Enter")
     reader.page.wait_for_function(
-        f"() => {NOTEBOOK}.content.model.cells.get({index}).executionCount !== null"
-        f" && ({KERNEL_IDLE})()"
+        f"before => {cell}.executionCount !== null"
+        f" && {cell}.executionCount !== before && ({KERNEL_IDLE})()",
+        arg=before,
     )
     return outputs(reader.page, index)
 
@@ -299,8 +303,10 @@ def test_an_answered_question_passes_and_the_submission_exports(browser, lab):
             f"() => [...{NOTEBOOK}.content.model.cells].map(c => c.sharedModel.getSource())"
         )
         check = sources.index('grader.check("q1")')
-        export = next(
-            i for i, s in enumerate(sources) if "grader.export(" in s
+        export = next(  # the cell that calls it, not a comment naming it
+            i
+            for i, s in enumerate(sources)
+            if re.search(r"^grader\.export\(", s, re.M)
         )
         assert "failed" in shown(outputs(page, check)), "q1 passes unanswered"
 
