@@ -20,7 +20,6 @@ import pytest
 
 NOT_CONVERTED = {
     "12-trees-and-neighbours",
-    "19-multiclass-and-structured",
 }
 
 
