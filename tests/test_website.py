@@ -917,16 +917,15 @@ def test_code_cells_fit_the_page_column(visit, page):
     assert not cut, f"{page}: code cut off at the column's edge: {cut[:3]}"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="mllib's comments and docstrings are not yet rewrapped at 79 "
-    "(see test_mllib_source_fits_79_characters in test_conventions.py)",
-)
-def test_mllib_source_shown_in_the_preliminaries_fits_the_page_column(visit):
-    widths = visit(PRELIMINARIES).page.evaluate(
+@pytest.mark.parametrize("page", CHAPTERS, ids=lambda p: Path(p).name)
+def test_mllib_source_shown_in_a_chapter_fits_the_page_column(visit, page):
+    """show_source prints mllib's code as a highlighted output: at 79
+    characters it fits the column like the chapter's own code."""
+    widths = visit(page).page.evaluate(
         CODE_WIDTHS, ".cell_output div.highlight pre"
     )
-    assert not [w for w in widths if w["overflow"] > 0]
+    cut = [w for w in widths if w["overflow"] > 0]
+    assert not cut, f"{page}: shown source cut off: {cut[:3]}"
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
