@@ -817,11 +817,17 @@ def answer(seen, question, right):
     box.scroll_into_view_if_needed()
     if question["type"] == "multiple_choice":
         choice = next(a for a in question["answers"] if a["correct"] == right)
-        box.locator(".MCButton", has_text=choice["answer"]).first.click()
+        # the whole text: one answer may contain another ("τ² φᵀφ", "φᵀφ")
+        whole = re.compile(rf"^\s*{re.escape(choice['answer'])}\s*$")
+        box.locator(".MCButton").filter(has_text=whole).first.click()
     else:
-        values = [a for a in question["answers"] if "value" in a]
+        # a listed value, or the middle of a listed range
         given = next(
-            (a["value"] for a in values if a["correct"] == right),
+            (
+                a["value"] if "value" in a else sum(a["range"]) / 2
+                for a in question["answers"]
+                if a.get("correct", False) == right and a["type"] != "default"
+            ),
             None,
         )
         if given is None:  # no wrong value listed: any number off the ranges
