@@ -7,7 +7,8 @@ chapter 7's. Sphinx numbers objects in numbered chapters with the chapter
 objects in unnumbered chapters (the Preliminaries). For every link from a
 chapter to another chapter whose text does not already name the target
 chapter, this appends it, inside the link: " (Chapter 7)", or the short title
-of an unnumbered chapter, " (Preliminaries)". Website and PDF alike.
+of an unnumbered chapter, " (Preliminaries)"; an equation number reads
+"(14) of the Preliminaries". Website and PDF alike.
 """
 
 import posixpath
@@ -83,11 +84,17 @@ class ChapterInReferences(SphinxPostTransform):
             name, pattern = chapter_name(env, target)
             if re.search(pattern, node.astext()):
                 continue
+            numbered = name.startswith("Chapter ")
             if isinstance(node, nodes.reference):
-                node += nodes.Text(f" ({name})")
-            else:
+                if re.fullmatch(r"\(\S+\)", node.astext()):  # an equation
+                    # "(14) of the Preliminaries", not "(14) (Preliminaries)"
+                    node += nodes.Text(f" of the {name}")
+                else:
+                    node += nodes.Text(f" ({name})")
+            elif not numbered:  # LaTeX numbers a chapter's equations (7.3)
                 node.parent.insert(
-                    node.parent.index(node) + 1, nodes.Text(f" ({name})")
+                    node.parent.index(node) + 1,
+                    nodes.Text(f" of the {name}"),
                 )
 
 

@@ -1,4 +1,5 @@
-"""mllib: small, readable numpy/scipy implementations of the methods derived in the book.
+"""mllib: small, readable numpy/scipy implementations of the methods derived in
+the book.
 
 Each estimator follows scikit-learn's API (same class, parameter and attribute
 names, same objective), so results agree number for number and readers can move

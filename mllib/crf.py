@@ -48,9 +48,8 @@ def logsumexp(a, axis=None):
     since :math:`a-m=-\infty-(-\infty)` would be NaN."""
     m = np.max(a, axis=axis, keepdims=True)
     m = np.where(np.isfinite(m), m, 0.0)
-    with np.errstate(
-        divide="ignore", over="ignore"
-    ):  # log 0 = -inf (all -inf); exp overflows only next to +inf
+    # log 0 = -inf (all -inf); exp overflows only next to +inf
+    with np.errstate(divide="ignore", over="ignore"):
         return np.squeeze(m, axis=axis) + np.log(
             np.sum(np.exp(a - m), axis=axis)
         )

@@ -1,8 +1,8 @@
 """Baselines that ignore the inputs: the yardstick every real model must beat.
 
 A regressor that always predicts the training mean has R² = 0 on its training
-data; a classifier that always predicts the majority class has accuracy equal to
-that class's frequency. Same names and behaviour as ``sklearn.dummy``.
+data; a classifier that always predicts the majority class has accuracy equal
+to that class's frequency. Same names and behaviour as ``sklearn.dummy``.
 """
 
 import numpy as np
@@ -13,10 +13,11 @@ from .validation import encode_classes
 
 
 class DummyRegressor(RegressorMixin, BaseEstimator):
-    """Predict a constant: the training mean, the training median, or a given value.
+    """Predict a constant: the training mean, the training median, or a given
+    value.
 
-    The mean minimises the empirical squared loss over constants, the median the
-    absolute loss.
+    The mean minimises the empirical squared loss over constants, the median
+    the absolute loss.
 
     Parameters
     ----------
@@ -59,7 +60,8 @@ class DummyRegressor(RegressorMixin, BaseEstimator):
             self.constant_ = float(self.constant)
         else:
             raise ValueError(
-                f'strategy must be "mean", "median" or "constant"; got {self.strategy!r}.'
+                'strategy must be "mean", "median" or "constant"; got '
+                f"{self.strategy!r}."
             )
         return self
 
@@ -71,7 +73,8 @@ class DummyRegressor(RegressorMixin, BaseEstimator):
 
 
 class DummyClassifier(ClassifierMixin, BaseEstimator):
-    """Predict the most frequent training class; ``predict_proba`` gives the class frequencies.
+    """Predict the most frequent training class; ``predict_proba`` gives the
+    class frequencies.
 
     Parameters
     ----------
@@ -99,7 +102,8 @@ class DummyClassifier(ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         if self.strategy not in ("prior", "most_frequent"):
             raise ValueError(
-                f'strategy must be "prior" or "most_frequent"; got {self.strategy!r}.'
+                'strategy must be "prior" or "most_frequent"; got '
+                f"{self.strategy!r}."
             )
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, y_index = encode_classes(
@@ -111,7 +115,8 @@ class DummyClassifier(ClassifierMixin, BaseEstimator):
         return self
 
     def predict_proba(self, X):
-        """Class probabilities, shape (n_samples, n_classes), columns ordered as ``classes_``."""
+        """Class probabilities, shape (n_samples, n_classes), columns ordered
+        as ``classes_``."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         if self.strategy == "prior":

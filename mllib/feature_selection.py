@@ -1,11 +1,12 @@
 r"""Greedy forward and backward feature selection by cross-validated score.
 
 Choosing the best subset of :math:`k` out of :math:`d` features means comparing
-:math:`\binom dk` models. The greedy alternatives compare :math:`O(d)` models per step:
-*forward* selection starts from no feature and adds, at each step, the one whose addition
-gives the best cross-validated score; *backward* selection starts from all features and
-removes, at each step, the one whose removal hurts least. Neither is guaranteed to find
-the best subset, and the two need not agree.
+:math:`\binom dk` models. The greedy alternatives compare :math:`O(d)` models
+per step: *forward* selection starts from no feature and adds, at each step,
+the one whose addition gives the best cross-validated score; *backward*
+selection starts from all features and removes, at each step, the one whose
+removal hurts least. Neither is guaranteed to find the best subset, and the two
+need not agree.
 """
 
 from numbers import Integral, Real
@@ -19,22 +20,25 @@ from .validation import feature_names_in
 
 
 class SequentialFeatureSelector(TransformerMixin, BaseEstimator):
-    r"""Select features one at a time, forward or backward, by cross-validated score.
+    r"""Select features one at a time, forward or backward, by cross-validated
+    score.
 
     Parameters
     ----------
     estimator : estimator
         Cloned and refitted on every candidate subset.
     n_features_to_select : "auto", int or float, default="auto"
-        How many features to keep: an integer, a fraction of ``n_features``, or ``"auto"``:
-        half the features when ``tol`` is None, otherwise as many as keep improving the
-        score by at least ``tol``.
+        How many features to keep: an integer, a fraction of ``n_features``, or
+        ``"auto"``: half the features when ``tol`` is None, otherwise as many
+        as keep improving the score by at least ``tol``.
     tol : float, optional
-        With ``n_features_to_select="auto"``: stop when the best step changes the score by
-        less than ``tol`` (the source's Algorithm 3 is forward selection with ``tol=0``).
+        With ``n_features_to_select="auto"``: stop when the best step changes
+        the score by less than ``tol`` (the source's Algorithm 3 is forward
+        selection with ``tol=0``).
     direction : {"forward", "backward"}, default="forward"
     scoring : None, str or callable, default=None
-        As in :func:`mllib.model_selection.cross_val_score` (None: ``estimator.score``).
+        As in :func:`mllib.model_selection.cross_val_score` (None:
+        ``estimator.score``).
     cv : int, splitter or iterable, default=5
 
     Attributes
@@ -47,8 +51,8 @@ class SequentialFeatureSelector(TransformerMixin, BaseEstimator):
     Notes
     -----
     Same parameters, stopping rule and results as
-    ``sklearn.feature_selection.SequentialFeatureSelector`` (without ``n_jobs``), given
-    the same folds.
+    ``sklearn.feature_selection.SequentialFeatureSelector`` (without
+    ``n_jobs``), given the same folds.
     """
 
     def __init__(

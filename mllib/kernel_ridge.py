@@ -1,4 +1,5 @@
-r"""Kernel ridge regression: ridge regression in a kernel's feature space, solved in the dual."""
+r"""Kernel ridge regression: ridge regression in a kernel's feature space,
+solved in the dual."""
 
 import numpy as np
 from scipy.linalg import LinAlgError, cho_factor, cho_solve
@@ -12,34 +13,39 @@ from .validation import check_scalar
 class KernelRidge(RegressorMixin, BaseEstimator):
     r"""Kernel ridge regression (no intercept).
 
-    Ridge regression on features :math:`\phi(x)`, :math:`\min_w \lVert y - \Phi w\rVert^2 +
-    \lambda\lVert w\rVert^2`, has its minimiser in the span of the training features,
-    :math:`w = \Phi^\top c` (the representer theorem). In terms of :math:`c` and the Gram
-    matrix :math:`K = \Phi\Phi^\top` the objective is
+    Ridge regression on features :math:`\phi(x)`, :math:`\min_w \lVert y - \Phi
+    w\rVert^2 + \lambda\lVert w\rVert^2`, has its minimiser in the span of the
+    training features, :math:`w = \Phi^\top c` (the representer theorem). In
+    terms of :math:`c` and the Gram matrix :math:`K = \Phi\Phi^\top` the
+    objective is
 
     .. math:: \lVert y - Kc\rVert^2 + \lambda\, c^\top K c ,
 
-    minimised by the solution of :math:`(K + \lambda I)\,c = y`, and the prediction is
-    :math:`f(x) = \sum_i c_i\,k(x_i, x)`. The system is solved by a Cholesky factorisation of
-    the symmetric positive definite :math:`K + \lambda I` (Rasmussen & Williams 2006, Alg. 2.1).
-    With the linear kernel this is ``Ridge(alpha, fit_intercept=False)``: :math:`w = X^\top c`.
+    minimised by the solution of :math:`(K + \lambda I)\,c = y`, and the
+    prediction is :math:`f(x) = \sum_i c_i\,k(x_i, x)`. The system is solved by
+    a Cholesky factorisation of the symmetric positive definite :math:`K +
+    \lambda I` (Rasmussen & Williams 2006, Alg. 2.1). With the linear kernel
+    this is ``Ridge(alpha, fit_intercept=False)``: :math:`w = X^\top c`.
 
-    Same parameters, objective and fitted attributes as ``sklearn.kernel_ridge.KernelRidge``
-    (one target column, no sample weights).
+    Same parameters, objective and fitted attributes as
+    ``sklearn.kernel_ridge.KernelRidge`` (one target column, no sample
+    weights).
 
     Parameters
     ----------
     alpha : float
-        Regularisation strength :math:`\lambda \ge 0`; with 0, :math:`K` must be non-singular.
+        Regularisation strength :math:`\lambda \ge 0`; with 0, :math:`K` must
+        be non-singular.
     kernel : str or callable
-        A name in ``mllib.kernels.KERNELS`` (``"linear"``, ``"poly"``, ``"rbf"``, ``"anova"``,
-        ``"min"``), or a callable ``kernel(X, Y, **kernel_params)`` returning the Gram matrix,
-        which is checked to be positive semi-definite on the training data. (scikit-learn's
-        ``KernelRidge`` instead calls a callable once per pair of samples; its ``SVC``, like
-        every mllib estimator, passes whole arrays.)
+        A name in ``mllib.kernels.KERNELS`` (``"linear"``, ``"poly"``,
+        ``"rbf"``, ``"anova"``, ``"min"``), or a callable ``kernel(X, Y,
+        **kernel_params)`` returning the Gram matrix, which is checked to be
+        positive semi-definite on the training data. (scikit-learn's
+        ``KernelRidge`` instead calls a callable once per pair of samples; its
+        ``SVC``, like every mllib estimator, passes whole arrays.)
     gamma, degree, coef0 : float
-        Kernel parameters, passed to the named kernels that take them (``gamma=None``
-        means :math:`1/d`).
+        Kernel parameters, passed to the named kernels that take them
+        (``gamma=None`` means :math:`1/d`).
     kernel_params : dict, optional
         Keyword arguments for a callable kernel.
 

@@ -1,9 +1,11 @@
-r"""Kernel functions, the pairwise distances they are built on, and a positive-semi-definiteness check.
+r"""Kernel functions, the pairwise distances they are built on, and a
+positive-semi-definiteness check.
 
-A kernel :math:`k(x, t) = \langle\phi(x), \phi(t)\rangle` is an inner product of feature maps.
-Every function here returns the whole Gram matrix :math:`K_{ij} = k(x_i, t_j)` of two sets of
-points at once, as a few matrix operations over all pairs (never a Python loop over pairs).
-Names, signatures and defaults are scikit-learn's (``sklearn.metrics.pairwise``), so the same
+A kernel :math:`k(x, t) = \langle\phi(x), \phi(t)\rangle` is an inner product
+of feature maps. Every function here returns the whole Gram matrix
+:math:`K_{ij} = k(x_i, t_j)` of two sets of points at once, as a few matrix
+operations over all pairs (never a Python loop over pairs). Names, signatures
+and defaults are scikit-learn's (``sklearn.metrics.pairwise``), so the same
 ``gamma``, ``degree`` and ``coef0`` mean the same kernel in both libraries.
 """
 
@@ -15,17 +17,20 @@ from .validation import check_scalar
 
 
 def squared_euclidean_distances(X, Y=None):
-    r"""All pairwise squared distances :math:`D_{ij} = \lVert x_i - y_j\rVert^2`.
+    r"""All pairwise squared distances :math:`D_{ij} = \lVert x_i -
+    y_j\rVert^2`.
 
-    Computed from the differences, :math:`\sum_k (x_{ik} - y_{jk})^2` (scipy's compiled
-    ``pdist``/``cdist``), so every entry, however small, carries only a relative rounding error
-    of a few units in the last place; with ``Y=None`` each pair is computed once, the
-    diagonal is exactly 0 and ``D`` exactly symmetric. The vectorised alternative
-    :math:`\lVert x\rVert^2 + \lVert y\rVert^2 - 2x^\top y` has an *absolute* error of about
-    :math:`\epsilon_{\text{mach}}(\lVert x\rVert^2 + \lVert y\rVert^2)`, which swamps the
-    distances between close points: exactly the entries of a Gaussian kernel near 1 that decide
-    how badly conditioned :math:`K` is. (For the input sizes of this book the differences are
-    also faster; the expansion wins only for many features, through the matrix product.)
+    Computed from the differences, :math:`\sum_k (x_{ik} - y_{jk})^2` (scipy's
+    compiled ``pdist``/``cdist``), so every entry, however small, carries only
+    a relative rounding error of a few units in the last place; with ``Y=None``
+    each pair is computed once, the diagonal is exactly 0 and ``D`` exactly
+    symmetric. The vectorised alternative :math:`\lVert x\rVert^2 + \lVert
+    y\rVert^2 - 2x^\top y` has an *absolute* error of about
+    :math:`\epsilon_{\text{mach}}(\lVert x\rVert^2 + \lVert y\rVert^2)`, which
+    swamps the distances between close points: exactly the entries of a
+    Gaussian kernel near 1 that decide how badly conditioned :math:`K` is. (For
+    the input sizes of this book the differences are also faster; the expansion
+    wins only for many features, through the matrix product.)
 
     Parameters
     ----------
@@ -46,7 +51,8 @@ def squared_euclidean_distances(X, Y=None):
 def linear_kernel(X, Y=None):
     r"""The linear kernel :math:`k(x, t) = x^\top t`, i.e. :math:`K = XY^\top`.
 
-    Its feature map is the identity. Same as ``sklearn.metrics.pairwise.linear_kernel``.
+    Its feature map is the identity. Same as
+    ``sklearn.metrics.pairwise.linear_kernel``.
 
     Parameters
     ----------
@@ -65,9 +71,10 @@ def linear_kernel(X, Y=None):
 def polynomial_kernel(X, Y=None, degree=3, gamma=None, coef0=1):
     r"""The polynomial kernel :math:`k(x, t) = (\gamma\, x^\top t + c_0)^p`.
 
-    For an integer degree :math:`p` and :math:`c_0 > 0` its feature map lists every monomial
-    of degree at most :math:`p` in the :math:`d` inputs, :math:`\binom{d+p}{p}` of them, each
-    scaled by the square root of a multinomial coefficient. Same as
+    For an integer degree :math:`p` and :math:`c_0 > 0` its feature map lists
+    every monomial of degree at most :math:`p` in the :math:`d` inputs,
+    :math:`\binom{d+p}{p}` of them, each scaled by the square root of a
+    multinomial coefficient. Same as
     ``sklearn.metrics.pairwise.polynomial_kernel``.
 
     Parameters
@@ -80,7 +87,8 @@ def polynomial_kernel(X, Y=None, degree=3, gamma=None, coef0=1):
     gamma : float, optional
         Scale of the inner product; ``None`` means :math:`1/d`.
     coef0 : float
-        The offset :math:`c_0`; with :math:`c_0 = 0` the kernel is homogeneous (degree exactly :math:`p`).
+        The offset :math:`c_0`; with :math:`c_0 = 0` the kernel is homogeneous
+        (degree exactly :math:`p`).
 
     Returns
     -------
@@ -96,11 +104,13 @@ def polynomial_kernel(X, Y=None, degree=3, gamma=None, coef0=1):
 
 
 def rbf_kernel(X, Y=None, gamma=None):
-    r"""The Gaussian (radial basis function) kernel :math:`k(x, t) = \exp(-\gamma\lVert x - t\rVert^2)`.
+    r"""The Gaussian (radial basis function) kernel :math:`k(x, t) =
+    \exp(-\gamma\lVert x - t\rVert^2)`.
 
-    :math:`\gamma = 1/(2\ell^2)` for a length-scale :math:`\ell`. Its feature map is
-    infinite-dimensional. Distances come from :func:`squared_euclidean_distances`, so the
-    entries stay accurate for close points and for data far from the origin. Same as
+    :math:`\gamma = 1/(2\ell^2)` for a length-scale :math:`\ell`. Its feature
+    map is infinite-dimensional. Distances come from
+    :func:`squared_euclidean_distances`, so the entries stay accurate for close
+    points and for data far from the origin. Same as
     ``sklearn.metrics.pairwise.rbf_kernel``.
 
     Parameters
@@ -154,13 +164,15 @@ def anova_kernel(X, Y=None):
 
 
 def min_kernel(X, Y=None):
-    r"""The min (intersection) kernel :math:`k(x, t) = \sum_{k=1}^d \min(x_k, t_k)` on :math:`[0, \infty)^d`.
+    r"""The min (intersection) kernel :math:`k(x, t) = \sum_{k=1}^d \min(x_k,
+    t_k)` on :math:`[0, \infty)^d`.
 
-    In one dimension :math:`\min(x, t) = \int_0^\infty \mathbb 1[s \le x]\,\mathbb 1[s \le t]\,ds`,
-    the inner product of the indicator functions of :math:`[0, x]` and :math:`[0, t]`, so the
-    kernel is positive semi-definite, but only for non-negative inputs: for :math:`x < 0`,
-    :math:`k(x, x) = x < 0`. It is the covariance of Brownian motion. scikit-learn has no
-    equivalent.
+    In one dimension :math:`\min(x, t) = \int_0^\infty \mathbb 1[s \le
+    x]\,\mathbb 1[s \le t]\,ds`, the inner product of the indicator functions
+    of :math:`[0, x]` and :math:`[0, t]`, so the kernel is positive
+    semi-definite, but only for non-negative inputs: for :math:`x < 0`,
+    :math:`k(x, x) = x < 0`. It is the covariance of Brownian motion.
+    scikit-learn has no equivalent.
 
     Parameters
     ----------
@@ -176,8 +188,10 @@ def min_kernel(X, Y=None):
     for name, A in (("X", X), ("Y", Y)):
         if np.any(A < 0):
             raise ValueError(
-                f"min_kernel is a kernel only on non-negative inputs, but {name} has negative "
-                f"entries (smallest {A.min():.3g}). Shift or rescale the features to [0, inf) first."
+                "min_kernel is a kernel only on non-negative inputs, "
+                f"but {name} has negative "
+                f"entries (smallest {A.min():.3g}). Shift or rescale the "
+                "features to [0, inf) first."
             )
     K = np.zeros((len(X), len(Y)))
     for k in range(X.shape[1]):
@@ -204,12 +218,14 @@ _KERNEL_PARAMS = {
 
 
 def pairwise_kernels(X, Y=None, metric="linear", **params):
-    r"""The Gram matrix of a kernel given by name (a key of ``KERNELS``) or as a callable.
+    r"""The Gram matrix of a kernel given by name (a key of ``KERNELS``) or as
+    a callable.
 
-    For a named kernel, parameters it does not take are ignored, so an estimator can pass
-    ``gamma``, ``degree`` and ``coef0`` whatever the kernel (scikit-learn's
-    ``pairwise_kernels(..., filter_params=True)``). A callable is called as
-    ``metric(X, Y, **params)`` and must return the (n, m) Gram matrix.
+    For a named kernel, parameters it does not take are ignored, so an
+    estimator can pass ``gamma``, ``degree`` and ``coef0`` whatever the kernel
+    (scikit-learn's ``pairwise_kernels(..., filter_params=True)``). A callable
+    is called as ``metric(X, Y, **params)`` and must return the (n, m) Gram
+    matrix.
 
     Returns
     -------
@@ -220,13 +236,15 @@ def pairwise_kernels(X, Y=None, metric="linear", **params):
         K = np.asarray(metric(X, Y, **params), dtype=float)
         if K.shape != (len(X), len(Y)):
             raise ValueError(
-                f"The kernel callable returned shape {K.shape}; it must return the Gram matrix "
+                f"The kernel callable returned shape {K.shape}; it must "
+                "return the Gram matrix "
                 f"of shape (len(X), len(Y)) = {(len(X), len(Y))}."
             )
         return K
     if metric not in KERNELS:
         raise ValueError(
-            f"Unknown kernel {metric!r}; use one of {sorted(KERNELS)} or a callable."
+            f"Unknown kernel {metric!r}; use one of {sorted(KERNELS)} or "
+            "a callable."
         )
     function = KERNELS[metric]
     return function(
@@ -237,12 +255,14 @@ def pairwise_kernels(X, Y=None, metric="linear", **params):
 
 
 def is_psd_by_construction(kernel, degree=3, coef0=1):
-    r"""Whether a named kernel is positive semi-definite for all inputs, so no numerical check is needed.
+    r"""Whether a named kernel is positive semi-definite for all inputs, so no
+    numerical check is needed.
 
-    True for ``"linear"``, ``"rbf"``, ``"anova"``, ``"min"`` (which rejects inputs outside its
-    domain itself) and for ``"poly"`` with a non-negative integer degree and ``coef0`` :math:`\ge0`
-    (then :math:`(\gamma x^\top t + c_0)^p` is a sum of products of kernels). False for
-    callables, which estimators check with :func:`check_psd` on the training Gram matrix.
+    True for ``"linear"``, ``"rbf"``, ``"anova"``, ``"min"`` (which rejects
+    inputs outside its domain itself) and for ``"poly"`` with a non-negative
+    integer degree and ``coef0`` :math:`\ge0` (then :math:`(\gamma x^\top t +
+    c_0)^p` is a sum of products of kernels). False for callables, which
+    estimators check with :func:`check_psd` on the training Gram matrix.
     """
     if callable(kernel):
         return False
@@ -322,7 +342,8 @@ def _check_pair(X, Y):
     Y = X if Y is None else check_array(Y, dtype=np.float64, input_name="Y")
     if X.shape[1] != Y.shape[1]:
         raise ValueError(
-            f"X and Y must have the same number of features; got {X.shape[1]} and {Y.shape[1]}."
+            "X and Y must have the same number of features; got "
+            f"{X.shape[1]} and {Y.shape[1]}."
         )
     return X, Y
 

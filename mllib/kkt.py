@@ -1,19 +1,24 @@
-r"""Karush–Kuhn–Tucker residuals of a constrained problem at a candidate solution.
+r"""Karush–Kuhn–Tucker residuals of a constrained problem at a candidate
+solution.
 
 For the problem
 
-.. math:: \min_x f(x) \quad\text{s.t.}\quad g_i(x) \le 0,\ i=1..m, \qquad h_j(x) = 0,\ j=1..p
+.. math::
 
-with Lagrangian :math:`\mathcal L(x,\lambda,\nu) = f(x) + \lambda^\top g(x) + \nu^\top h(x)`,
-a point :math:`x` with multipliers :math:`(\lambda,\nu)` satisfies the KKT conditions when
+    \min_x f(x) \quad\text{s.t.}\quad g_i(x) \le 0,\ i=1..m,
+        \qquad h_j(x) = 0,\ j=1..p
+
+with Lagrangian :math:`\mathcal L(x,\lambda,\nu) = f(x) + \lambda^\top g(x) +
+\nu^\top h(x)`, a point :math:`x` with multipliers :math:`(\lambda,\nu)`
+satisfies the KKT conditions when
 
 * stationarity: :math:`\nabla f(x) + J_g(x)^\top\lambda + J_h(x)^\top\nu = 0`,
 * primal feasibility: :math:`g(x) \le 0` and :math:`h(x) = 0`,
 * dual feasibility: :math:`\lambda \ge 0`,
 * complementary slackness: :math:`\lambda_i g_i(x) = 0` for every :math:`i`.
 
-``kkt_residuals`` measures how far each condition is from holding, so a solver's
-output (ours, scipy's, libsvm's) can be checked against the theory.
+``kkt_residuals`` measures how far each condition is from holding, so a
+solver's output (ours, scipy's, libsvm's) can be checked against the theory.
 """
 
 from typing import NamedTuple
@@ -22,7 +27,8 @@ import numpy as np
 
 
 class KKTResiduals(NamedTuple):
-    """Largest violation of each KKT condition (all zero at an exact KKT point)."""
+    """Largest violation of each KKT condition (all zero at an exact KKT
+    point)."""
 
     stationarity: float
     primal_feasibility: float
@@ -44,10 +50,11 @@ def kkt_residuals(
     grad_f : array-like of shape (d,)
         :math:`\nabla f(x)`.
     g, jac_g, lam : array-like of shapes (m,), (m, d), (m,), optional
-        Inequality-constraint values :math:`g(x)` (feasible when :math:`\le 0`),
-        their Jacobian, and the multipliers :math:`\lambda`.
+        Inequality-constraint values :math:`g(x)` (feasible when :math:`\le
+        0`), their Jacobian, and the multipliers :math:`\lambda`.
     h, jac_h, nu : array-like of shapes (p,), (p, d), (p,), optional
-        Equality-constraint values :math:`h(x)`, their Jacobian, and :math:`\nu`.
+        Equality-constraint values :math:`h(x)`, their Jacobian, and
+        :math:`\nu`.
 
     Returns
     -------
@@ -76,7 +83,8 @@ def _constraint_block(kind, values, jacobian, multipliers, d):
         return np.zeros(0), np.zeros((0, d)), np.zeros(0)
     if not all(given):
         raise ValueError(
-            f"For {kind} constraints pass all three of the values, their Jacobian and the "
+            f"For {kind} constraints pass all three of the values, their "
+            "Jacobian and the "
             "multipliers (or none of them)."
         )
     values = np.atleast_1d(np.asarray(values, dtype=float))
@@ -84,8 +92,10 @@ def _constraint_block(kind, values, jacobian, multipliers, d):
     jacobian = np.atleast_2d(np.asarray(jacobian, dtype=float))
     if jacobian.shape != (len(values), d) or len(multipliers) != len(values):
         raise ValueError(
-            f"Inconsistent {kind} constraint shapes: {len(values)} values, Jacobian "
-            f"{jacobian.shape}, {len(multipliers)} multipliers, for a gradient of length {d}."
+            f"Inconsistent {kind} constraint shapes: {len(values)} "
+            "values, Jacobian "
+            f"{jacobian.shape}, {len(multipliers)} multipliers, for a "
+            f"gradient of length {d}."
         )
     return values, jacobian, multipliers
 

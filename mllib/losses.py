@@ -1,10 +1,12 @@
-r"""Loss functions of the residual (regression) or of the margin (binary classification), and
-the multiclass hinge loss of a matrix of class scores (:func:`multiclass_hinge`).
+r"""Loss functions of the residual (regression) or of the margin (binary
+classification), and the multiclass hinge loss of a matrix of class scores
+(:func:`multiclass_hinge`).
 
-Regression losses are functions of the residual :math:`r = y - \hat y`; classification losses,
-with labels :math:`y\in\{-1,+1\}` and a real score :math:`f(x)`, are functions of the margin
-:math:`m = y\,f(x)`. Each loss is a :class:`Loss`: call it for the value, and use
-``.derivative`` for the derivative, or a subgradient at a kink:
+Regression losses are functions of the residual :math:`r = y - \hat y`;
+classification losses, with labels :math:`y\in\{-1,+1\}` and a real score
+:math:`f(x)`, are functions of the margin :math:`m = y\,f(x)`. Each loss is a
+:class:`Loss`: call it for the value, and use ``.derivative`` for the
+derivative, or a subgradient at a kink:
 
 >>> from mllib.losses import hinge
 >>> hinge([-1.0, 1.0, 2.0]), hinge.derivative([-1.0, 1.0, 2.0])
@@ -14,10 +16,11 @@ By the chain rule, the derivative with respect to the prediction is
 :math:`\partial\ell/\partial\hat y = -\ell'(r)` for a residual loss and
 :math:`\partial\ell/\partial f = y\,\ell'(m)` for a margin loss.
 
-The hinge and exponential losses, and the logistic loss in base 2 (``logistic / log 2``), are
-upper bounds of the 0-1 loss; the natural-log logistic loss is not (it is :math:`\log 2<1` at
-:math:`m=0`). Scikit-learn's ``SGDRegressor`` uses :math:`\tfrac12 r^2` as its squared loss, half
-of :data:`squared`; the factor does not change minimisers.
+The hinge and exponential losses, and the logistic loss in base 2 (``logistic /
+log 2``), are upper bounds of the 0-1 loss; the natural-log logistic loss is
+not (it is :math:`\log 2<1` at :math:`m=0`). Scikit-learn's ``SGDRegressor``
+uses :math:`\tfrac12 r^2` as its squared loss, half of :data:`squared`; the
+factor does not change minimisers.
 """
 
 from dataclasses import dataclass
@@ -32,14 +35,16 @@ from .validation import check_scalar
 
 @dataclass(frozen=True)
 class Loss:
-    """A loss :math:`\\ell(z)` of the residual or margin ``z``, with its (sub)derivative.
+    """A loss :math:`\\ell(z)` of the residual or margin ``z``, with its
+    (sub)derivative.
 
     Attributes
     ----------
     name : str
     argument : {"residual", "margin"}
     value, subgradient : callable
-        Vectorised functions of a float array; use ``loss(z)`` and ``loss.derivative(z)``.
+        Vectorised functions of a float array; use ``loss(z)`` and
+        ``loss.derivative(z)``.
     """
 
     name: str
@@ -51,7 +56,8 @@ class Loss:
         return self.value(self._floats(z))
 
     def derivative(self, z):
-        """:math:`\\ell'(z)`; at a kink, the subgradient documented for the loss."""
+        """:math:`\\ell'(z)`; at a kink, the subgradient documented for the
+        loss."""
         return self.subgradient(self._floats(z))
 
     def _floats(self, z):
@@ -69,11 +75,15 @@ class Loss:
 # --- regression losses, functions of r = y - ŷ ---
 
 squared = Loss("squared", "residual", lambda r: r**2, lambda r: 2 * r)
-"""Squared (:math:`\\ell_2`) loss :math:`r^2`; its Bayes predictor is the conditional mean."""
+(
+    """Squared (:math:`\\ell_2`) loss :math:`r^2`; its Bayes predictor is "
+    "the conditional mean."""
+)
 
 absolute = Loss("absolute", "residual", np.abs, lambda r: np.sign(r))
-"""Absolute (:math:`\\ell_1`, Laplace) loss :math:`|r|`; subgradient 0 at the kink
-:math:`r=0` (where :math:`\\partial|r| = [-1, 1]`). Its Bayes predictor is the conditional median."""
+"""Absolute (:math:`\\ell_1`, Laplace) loss :math:`|r|`; subgradient 0 at the
+kink :math:`r=0` (where :math:`\\partial|r| = [-1, 1]`). Its Bayes predictor
+is the conditional median."""
 
 
 def huber(delta=1.0):
@@ -102,8 +112,9 @@ def huber(delta=1.0):
 zero_one = Loss(
     "0-1", "margin", lambda m: (m <= 0).astype(float), np.zeros_like
 )
-"""0-1 loss :math:`\\mathbb 1[m\\le 0]` (a tie :math:`f(x)=0` counts as an error). Its derivative is
-0 wherever it exists, so gradients carry no information: the reason for convex surrogates."""
+"""0-1 loss :math:`\\mathbb 1[m\\le 0]` (a tie :math:`f(x)=0` counts as an
+error). Its derivative is 0 wherever it exists, so gradients carry no
+information: the reason for convex surrogates."""
 
 hinge = Loss(
     "hinge",
@@ -111,14 +122,14 @@ hinge = Loss(
     lambda m: np.maximum(0.0, 1 - m),
     lambda m: np.where(m < 1, -1.0, 0.0),
 )
-"""Hinge (SVM) loss :math:`\\max(0, 1-m)`; subgradient 0 at the kink :math:`m=1`
-(where :math:`\\partial\\ell = [-1, 0]`)."""
+"""Hinge (SVM) loss :math:`\\max(0, 1-m)`; subgradient 0 at the kink
+:math:`m=1` (where :math:`\\partial\\ell = [-1, 0]`)."""
 
 logistic = Loss(
     "logistic", "margin", lambda m: np.logaddexp(0.0, -m), lambda m: -expit(-m)
 )
-"""Logistic loss :math:`\\log(1+e^{-m})`, computed as ``logaddexp(0, -m)`` (no overflow for
-:math:`m\\ll 0`); derivative :math:`-\\sigma(-m)`."""
+"""Logistic loss :math:`\\log(1+e^{-m})`, computed as ``logaddexp(0, -m)``
+(no overflow for :math:`m\\ll 0`); derivative :math:`-\\sigma(-m)`."""
 
 exponential = Loss(
     "exponential", "margin", lambda m: np.exp(-m), lambda m: -np.exp(-m)

@@ -1,15 +1,18 @@
-r"""Estimating risk from data: hold-out splits, cross-validation and grid search.
+r"""Estimating risk from data: hold-out splits, cross-validation and grid
+search.
 
-The splitters return index arrays, as scikit-learn's do, so one split can be applied to
-several arrays. Without shuffling, ``train_test_split``, ``KFold`` and ``StratifiedKFold``
-produce exactly scikit-learn's splits; with shuffling they use a
-``numpy.random.Generator`` (scikit-learn uses the legacy ``RandomState``), so the folds have
-the same sizes and structure but different members.
+The splitters return index arrays, as scikit-learn's do, so one split can be
+applied to several arrays. Without shuffling, ``train_test_split``, ``KFold``
+and ``StratifiedKFold`` produce exactly scikit-learn's splits; with shuffling
+they use a ``numpy.random.Generator`` (scikit-learn uses the legacy
+``RandomState``), so the folds have the same sizes and structure but different
+members.
 
-``cross_val_score`` returns one score per fold, and ``GridSearchCV`` ranks parameter values by
-their **unweighted** mean over folds, as scikit-learn does. The size-weighted mean
-:math:`\sum_b \frac{n_b}{n}\,\mathrm{MSE}_b` equals the pooled error over all held-out
-predictions; the two agree when the folds have equal sizes.
+``cross_val_score`` returns one score per fold, and ``GridSearchCV`` ranks
+parameter values by their **unweighted** mean over folds, as scikit-learn does.
+The size-weighted mean :math:`\sum_b \frac{n_b}{n}\,\mathrm{MSE}_b` equals the
+pooled error over all held-out predictions; the two agree when the folds have
+equal sizes.
 """
 
 import numbers
@@ -40,7 +43,8 @@ def _check_n_splits(n_splits, n_samples):
         )
     if n_splits > n_samples:
         raise ValueError(
-            f"Cannot make n_splits={n_splits} folds from {n_samples} samples; each fold needs "
+            f"Cannot make n_splits={n_splits} folds from {n_samples} "
+            "samples; each fold needs "
             "at least one sample. Lower n_splits."
         )
 
@@ -48,17 +52,19 @@ def _check_n_splits(n_splits, n_samples):
 def _check_shuffle_seed(splitter):
     if not splitter.shuffle and splitter.random_state is not None:
         raise ValueError(
-            "random_state has no effect unless shuffle=True; set shuffle=True or leave "
+            "random_state has no effect unless shuffle=True; set "
+            "shuffle=True or leave "
             "random_state=None."
         )
 
 
 class KFold:
-    """Split ``n`` samples into ``n_splits`` consecutive folds; each fold is the test set once.
+    """Split ``n`` samples into ``n_splits`` consecutive folds; each fold is
+    the test set once.
 
-    The first ``n % n_splits`` folds have ``n // n_splits + 1`` samples, the rest
-    ``n // n_splits`` (scikit-learn's rule). With ``shuffle=True`` the sample order is
-    permuted once before the folds are cut.
+    The first ``n % n_splits`` folds have ``n // n_splits + 1`` samples, the
+    rest ``n // n_splits`` (scikit-learn's rule). With ``shuffle=True`` the
+    sample order is permuted once before the folds are cut.
 
     Parameters
     ----------
@@ -67,7 +73,8 @@ class KFold:
     random_state : None, int or numpy.random.Generator
         Used only when ``shuffle=True``.
 
-    Equivalent to ``sklearn.model_selection.KFold`` (identical folds when ``shuffle=False``).
+    Equivalent to ``sklearn.model_selection.KFold`` (identical folds when
+    ``shuffle=False``).
     """
 
     def __init__(self, n_splits=5, *, shuffle=False, random_state=None):
@@ -106,12 +113,15 @@ class KFold:
 
 
 class StratifiedKFold(KFold):
-    """K-fold whose folds keep the class proportions of ``y`` (as nearly as counts allow).
+    """K-fold whose folds keep the class proportions of ``y`` (as nearly as
+    counts allow).
 
-    Classes are dealt to the folds round-robin in order of first appearance, and each class's
-    samples go to the folds in blocks (scikit-learn's algorithm, so the folds are identical to
-    ``sklearn.model_selection.StratifiedKFold`` when ``shuffle=False``). ``cross_val_score``
-    uses it when ``cv`` is an integer and the estimator is a classifier, as scikit-learn does.
+    Classes are dealt to the folds round-robin in order of first appearance,
+    and each class's samples go to the folds in blocks (scikit-learn's
+    algorithm, so the folds are identical to
+    ``sklearn.model_selection.StratifiedKFold`` when ``shuffle=False``).
+    ``cross_val_score`` uses it when ``cv`` is an integer and the estimator is
+    a classifier, as scikit-learn does.
     """
 
     def _test_folds(self, n_samples, y):
@@ -148,7 +158,8 @@ class StratifiedKFold(KFold):
 
 
 class LeaveOneOut:
-    """Each sample is the test set once: ``n`` folds of size one (k-fold with ``k = n``)."""
+    """Each sample is the test set once: ``n`` folds of size one (k-fold with
+    ``k = n``)."""
 
     def get_n_splits(self, X=None, y=None, groups=None):
         return len(X)
@@ -165,12 +176,14 @@ class LeaveOneOut:
 def train_test_split(
     *arrays, test_size=0.25, random_state=None, shuffle=True, stratify=None
 ):
-    """Split arrays into a training and a test part: returns ``[a_train, a_test, b_train, ...]``.
+    """Split arrays into a training and a test part: returns ``[a_train,
+    a_test, b_train, ...]``.
 
-    The test set has ``ceil(test_size * n)`` samples (or ``test_size`` samples if it is an
-    integer). With ``shuffle=True`` a random permutation is cut into test (first) and training
-    (rest) parts, as in scikit-learn; with ``shuffle=False`` the last samples are the test set,
-    exactly as in scikit-learn. With ``stratify=labels``, each class contributes to the test
+    The test set has ``ceil(test_size * n)`` samples (or ``test_size`` samples
+    if it is an integer). With ``shuffle=True`` a random permutation is cut
+    into test (first) and training (rest) parts, as in scikit-learn; with
+    ``shuffle=False`` the last samples are the test set, exactly as in
+    scikit-learn. With ``stratify=labels``, each class contributes to the test
     set in proportion to its size (largest remainders get the leftover places).
     """
     if not arrays:
@@ -178,7 +191,8 @@ def train_test_split(
     n = len(arrays[0])
     if any(len(a) != n for a in arrays):
         raise ValueError(
-            f"All arrays must have the same length; got {[len(a) for a in arrays]}."
+            "All arrays must have the same length; got "
+            f"{[len(a) for a in arrays]}."
         )
     if isinstance(test_size, numbers.Integral) and not isinstance(
         test_size, bool
@@ -188,11 +202,13 @@ def train_test_split(
         n_test = int(np.ceil(test_size * n))
     else:
         raise ValueError(
-            f"test_size must be a float in (0, 1) or an int; got {test_size!r}."
+            "test_size must be a float in (0, 1) or an int; got "
+            f"{test_size!r}."
         )
     if not 1 <= n_test <= n - 1:
         raise ValueError(
-            f"test_size={test_size!r} leaves {n_test} of {n} samples for testing; "
+            f"test_size={test_size!r} leaves {n_test} of {n} samples for "
+            "testing; "
             "both parts need at least one sample."
         )
     if stratify is not None:
@@ -253,20 +269,23 @@ _SCORERS = {
 
 
 def get_scorer(scoring):
-    """``scorer(estimator, X, y) -> float``, larger is better; ``None`` means ``estimator.score``."""
+    """``scorer(estimator, X, y) -> float``, larger is better; ``None`` means
+    ``estimator.score``."""
     if scoring is None:
         return lambda est, X, y: est.score(X, y)
     if callable(scoring):
         return scoring
     if scoring not in _SCORERS:
         raise ValueError(
-            f"Unknown scoring {scoring!r}; use None, a callable, or one of {sorted(_SCORERS)}."
+            f"Unknown scoring {scoring!r}; use None, a callable, or one "
+            f"of {sorted(_SCORERS)}."
         )
     return _SCORERS[scoring]
 
 
 def check_cv(cv, *, classifier=False):
-    """Turn ``cv`` (None = 5, an int, a splitter, or an iterable of splits) into a splitter-like object."""
+    """Turn ``cv`` (None = 5, an int, a splitter, or an iterable of splits)
+    into a splitter-like object."""
     if cv is None:
         cv = 5
     if isinstance(cv, numbers.Integral) and not isinstance(cv, bool):
@@ -277,7 +296,8 @@ def check_cv(cv, *, classifier=False):
         return _FixedSplits(list(cv))
     except TypeError:
         raise ValueError(
-            f"cv must be None, an int, a splitter or an iterable of splits; got {cv!r}."
+            "cv must be None, an int, a splitter or an iterable of "
+            f"splits; got {cv!r}."
         ) from None
 
 
@@ -290,18 +310,24 @@ class _FixedSplits:
 
 
 def cross_val_score(estimator, X, y, *, cv=None, scoring=None):
-    """Score a fresh clone of ``estimator`` on each held-out fold; returns shape (n_splits,).
+    """Score a fresh clone of ``estimator`` on each held-out fold; returns
+    shape (n_splits,).
 
     Parameters
     ----------
-    estimator : an mllib (or scikit-learn) estimator; it is cloned, never fitted itself.
+    estimator : an mllib (or scikit-learn) estimator
+        It is cloned, never fitted itself.
     X : array-like of shape (n_samples, n_features)
     y : array-like of shape (n_samples,)
-    cv : None (5 folds), int, splitter with ``split(X, y)``, or iterable of (train, test) pairs
-        An integer gives ``StratifiedKFold`` for classifiers and ``KFold`` otherwise.
-    scoring : None (``estimator.score``), "neg_mean_squared_error", "r2", "accuracy" or a callable
+    cv : None, int, splitter or iterable, default None (5 folds)
+        A splitter has ``split(X, y)``; an iterable yields (train, test) pairs.
+        An integer gives ``StratifiedKFold`` for classifiers and ``KFold``
+        otherwise.
+    scoring : None, "neg_mean_squared_error", "r2", "accuracy" or callable
+        None uses ``estimator.score``.
 
-    Equivalent to ``sklearn.model_selection.cross_val_score`` (same folds, same scores).
+    Equivalent to ``sklearn.model_selection.cross_val_score`` (same folds, same
+    scores).
     """
     X, y = check_X_y(X, y, dtype=np.float64)
     splitter = check_cv(cv, classifier=is_classifier(estimator))
@@ -314,7 +340,8 @@ def cross_val_score(estimator, X, y, *, cv=None, scoring=None):
 
 
 def _parameter_grid(param_grid):
-    """Every combination in ``param_grid`` (a dict or a list of dicts), keys in sorted order."""
+    """Every combination in ``param_grid`` (a dict or a list of dicts), keys in
+    sorted order."""
     grids = [param_grid] if isinstance(param_grid, dict) else list(param_grid)
     for grid in grids:
         if not isinstance(grid, dict):
@@ -328,7 +355,8 @@ def _parameter_grid(param_grid):
                 or len(values) == 0
             ):
                 raise ValueError(
-                    f"param_grid[{name!r}] must be a non-empty list of values; got {values!r}."
+                    f"param_grid[{name!r}] must be a non-empty list of "
+                    f"values; got {values!r}."
                 )
         names = sorted(grid)
         for combination in product(*(grid[name] for name in names)):
@@ -336,11 +364,13 @@ def _parameter_grid(param_grid):
 
 
 class GridSearchCV(MetaEstimatorMixin, BaseEstimator):
-    """Choose hyperparameters by cross-validation over a grid, then refit on all the data.
+    """Choose hyperparameters by cross-validation over a grid, then refit on
+    all the data.
 
-    Every candidate is scored on the **same** folds; the best is the highest unweighted mean
-    fold score (ties go to the first candidate), and ``best_estimator_`` is a clone with those
-    parameters fitted on the whole of ``X, y``.
+    Every candidate is scored on the **same** folds; the best is the highest
+    unweighted mean fold score (ties go to the first candidate), and
+    ``best_estimator_`` is a clone with those parameters fitted on the whole of
+    ``X, y``.
 
     Parameters
     ----------
@@ -351,14 +381,15 @@ class GridSearchCV(MetaEstimatorMixin, BaseEstimator):
     Attributes
     ----------
     cv_results_ : dict with "params", "param_<name>", "split<k>_test_score",
-        "mean_test_score", "std_test_score", "rank_test_score" (one entry per candidate)
+        "mean_test_score", "std_test_score", "rank_test_score" (one entry per
+        candidate)
     best_index_, best_params_, best_score_, best_estimator_, n_splits_
     classes_ : ndarray of shape (n_classes,)
         Those of ``best_estimator_``, when it is a classifier.
     n_features_in_ : int
 
-    Equivalent to ``sklearn.model_selection.GridSearchCV`` with ``refit=True`` (a subset of
-    its ``cv_results_``).
+    Equivalent to ``sklearn.model_selection.GridSearchCV`` with ``refit=True``
+    (a subset of its ``cv_results_``).
     """
 
     def __init__(self, estimator, param_grid, *, scoring=None, cv=None):
@@ -407,7 +438,8 @@ class GridSearchCV(MetaEstimatorMixin, BaseEstimator):
             ]
         )
         mean = scores.mean(axis=1)
-        # rank 1 is best; equal means share the smaller rank ("min" ranking, as in scikit-learn)
+        # rank 1 is best; equal means share the smaller rank ("min" ranking, as
+        # in scikit-learn)
         rank = np.array([1 + np.sum(mean > m) for m in mean])
         results = {"params": candidates}
         for name in sorted({name for params in candidates for name in params}):

@@ -1,23 +1,27 @@
 r"""k-nearest-neighbour classification and regression, by brute force.
 
 Both estimators store the training set and, for a query :math:`x`, find the set
-:math:`N_k(x)` of the :math:`k` training points closest in Euclidean distance. The classifier
-estimates :math:`\hat P(y=c\mid x)=\sum_{i\in N_k(x)} v_i\mathbb 1[y_i=c]\big/\sum_{i\in N_k(x)} v_i`
-and predicts the most probable class; the regressor predicts
-:math:`\hat f(x)=\sum_{i\in N_k(x)} v_iy_i\big/\sum_{i\in N_k(x)} v_i`. The vote weights are
-:math:`v_i=1` (``weights="uniform"``) or :math:`v_i=1/\lVert x-x_i\rVert` (``"distance"``; a query
-that coincides with training points gets the average of those points only). Larger :math:`k`
+:math:`N_k(x)` of the :math:`k` training points closest in Euclidean distance.
+The classifier estimates :math:`\hat P(y=c\mid x)=\sum_{i\in N_k(x)} v_i\mathbb
+1[y_i=c]\big/\sum_{i\in N_k(x)} v_i` and predicts the most probable class; the
+regressor predicts :math:`\hat f(x)=\sum_{i\in N_k(x)} v_iy_i\big/\sum_{i\in
+N_k(x)} v_i`. The vote weights are :math:`v_i=1` (``weights="uniform"``) or
+:math:`v_i=1/\lVert x-x_i\rVert` (``"distance"``; a query that coincides with
+training points gets the average of those points only). Larger :math:`k`
 averages over more points: a smoother, lower-variance, more biased estimate.
 
-Queries are processed in chunks so that the block of squared distances (from the
-expansion :math:`\lVert x\rVert^2+\lVert y\rVert^2-2x^\top y`, one matrix product) stays
-small; in each row, :func:`k_smallest` finds the :math:`k` smallest in :math:`O(n)` time, and
-only those :math:`k` distances are recomputed directly (the expansion can leave :math:`10^{-8}`
-where the distance is 0) and sorted. Same results as scikit-learn's ``KNeighborsClassifier`` / ``KNeighborsRegressor``
-with ``algorithm="brute"`` and the default Euclidean metric, wherever no two training points
-are at exactly the same distance from a query at the :math:`k`-th place.
+Queries are processed in chunks so that the block of squared distances (from
+the expansion :math:`\lVert x\rVert^2+\lVert y\rVert^2-2x^\top y`, one matrix
+product) stays small; in each row, :func:`k_smallest` finds the :math:`k`
+smallest in :math:`O(n)` time, and only those :math:`k` distances are
+recomputed directly (the expansion can leave :math:`10^{-8}` where the distance
+is 0) and sorted. Same results as scikit-learn's ``KNeighborsClassifier`` /
+``KNeighborsRegressor`` with ``algorithm="brute"`` and the default Euclidean
+metric, wherever no two training points are at exactly the same distance from a
+query at the :math:`k`-th place.
 
-References: Fix & Hodges (1951); Cover & Hart (1967), *Nearest neighbor pattern classification*.
+References: Fix & Hodges (1951); Cover & Hart (1967), *Nearest neighbor pattern
+classification*.
 """
 
 import numpy as np
@@ -69,30 +73,35 @@ class _KNeighborsBase(BaseEstimator):
         check_int(self.n_neighbors, "n_neighbors", low=1)
         if self.weights not in ("uniform", "distance"):
             raise ValueError(
-                f'weights must be "uniform" or "distance"; got {self.weights!r}.'
+                'weights must be "uniform" or "distance"; got '
+                f"{self.weights!r}."
             )
         self._fit_X, self._y = X.copy(), y
         self.n_samples_fit_ = len(X)
         return self
 
     def kneighbors(self, X, n_neighbors=None, return_distance=True):
-        """Distances to and indices of the nearest training points of each row of ``X``.
+        """Distances to and indices of the nearest training points of each row
+        of ``X``.
 
         Returns
         -------
-        distances : ndarray of shape (n_queries, n_neighbors), increasing along each row
-            Euclidean distances (only if ``return_distance``).
+        distances : ndarray of shape (n_queries, n_neighbors)
+            Euclidean distances, increasing along each row (only if
+            ``return_distance``).
         indices : ndarray of shape (n_queries, n_neighbors)
-            Rows of the training set; among equal distances, the smaller index comes first. If
-            several training points tie for the last place, which of them are returned depends
-            on the rounding of the expansion, as in scikit-learn.
+            Rows of the training set; among equal distances, the smaller index
+            comes first. If several training points tie for the last place,
+            which of them are returned depends on the rounding of the
+            expansion, as in scikit-learn.
         """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         k = self.n_neighbors if n_neighbors is None else n_neighbors
         if not 1 <= k <= self.n_samples_fit_:
             raise ValueError(
-                f"n_neighbors={k} must be between 1 and the number of training samples, "
+                f"n_neighbors={k} must be between 1 and the number of "
+                "training samples, "
                 f"{self.n_samples_fit_}."
             )
         chunk = max(1, CHUNK_ENTRIES // self.n_samples_fit_)
@@ -111,34 +120,35 @@ class _KNeighborsBase(BaseEstimator):
             scores = (X[rows] - centre) @ (-2.0 * train.T)
             scores += sq_norms
             nearest = np.sort(k_smallest(scores, k), axis=1)
-            # recompute the k distances directly: exact zeros for coinciding points, no cancellation
+            # recompute the k distances directly: exact zeros for coinciding
+            # points, no cancellation
             exact = np.linalg.norm(
                 X[rows, None, :] - self._fit_X[nearest], axis=2
             )
-            order = np.argsort(
-                exact, axis=1, kind="stable"
-            )  # stable: ties keep the smaller index first
+            # stable: ties keep the smaller index first
+            order = np.argsort(exact, axis=1, kind="stable")
             indices[rows] = np.take_along_axis(nearest, order, axis=1)
             distances[rows] = np.take_along_axis(exact, order, axis=1)
         return (distances, indices) if return_distance else indices
 
     def _neighbours_and_votes(self, X):
-        """Neighbour indices and their vote weights v_i, both of shape (n_queries, n_neighbors)."""
+        """Neighbour indices and their vote weights v_i, both of shape
+        (n_queries, n_neighbors)."""
         distances, indices = self.kneighbors(X)
         if self.weights == "uniform":
             return indices, np.ones_like(distances)
         exact = distances == 0
         with np.errstate(divide="ignore"):
             votes = 1.0 / distances
-        on_a_point = exact.any(
-            axis=1
-        )  # the query is a training point: only the coinciding ones vote
+        # the query is a training point: only the coinciding ones vote
+        on_a_point = exact.any(axis=1)
         votes[on_a_point] = exact[on_a_point]
         return indices, votes
 
 
 class KNeighborsClassifier(ClassifierMixin, _KNeighborsBase):
-    """Majority (or distance-weighted) vote of the ``n_neighbors`` nearest training points.
+    """Majority (or distance-weighted) vote of the ``n_neighbors`` nearest
+    training points.
 
     Parameters
     ----------
@@ -152,17 +162,20 @@ class KNeighborsClassifier(ClassifierMixin, _KNeighborsBase):
     classes_ : ndarray of shape (n_classes,)
     n_samples_fit_, n_features_in_ : int
 
-    Equivalent to ``sklearn.neighbors.KNeighborsClassifier(algorithm="brute")``.
+    Equivalent to
+    ``sklearn.neighbors.KNeighborsClassifier(algorithm="brute")``.
     """
 
     def fit(self, X, y):
-        """Store the training set ``X`` (n_samples, n_features) and labels ``y``; return self."""
+        """Store the training set ``X`` (n_samples, n_features) and labels
+        ``y``; return self."""
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, y_index = encode_classes(y, estimator=self)
         return self._store(X, y_index)
 
     def predict_proba(self, X):
-        """Weighted class frequencies among the neighbours, shape (n_queries, n_classes)."""
+        """Weighted class frequencies among the neighbours, shape (n_queries,
+        n_classes)."""
         indices, votes = self._neighbours_and_votes(X)
         n_classes = len(self.classes_)
         rows = np.repeat(np.arange(len(indices)), indices.shape[1])
@@ -171,20 +184,24 @@ class KNeighborsClassifier(ClassifierMixin, _KNeighborsBase):
         return counts / counts.sum(axis=1, keepdims=True)
 
     def predict(self, X):
-        """The class with the largest vote (ties: the first in ``classes_``), shape (n_queries,)."""
+        """The class with the largest vote (ties: the first in ``classes_``),
+        shape (n_queries,)."""
         proba = self.predict_proba(X)
         return self.classes_[np.argmax(proba, axis=1)]
 
 
 class KNeighborsRegressor(RegressorMixin, _KNeighborsBase):
-    """Mean (or distance-weighted mean) target of the ``n_neighbors`` nearest training points.
+    """Mean (or distance-weighted mean) target of the ``n_neighbors`` nearest
+    training points.
 
-    Parameters and attributes as :class:`KNeighborsClassifier` (without ``classes_``).
-    Equivalent to ``sklearn.neighbors.KNeighborsRegressor(algorithm="brute")``.
+    Parameters and attributes as :class:`KNeighborsClassifier` (without
+    ``classes_``). Equivalent to
+    ``sklearn.neighbors.KNeighborsRegressor(algorithm="brute")``.
     """
 
     def fit(self, X, y):
-        """Store the training set ``X`` (n_samples, n_features) and targets ``y``; return self."""
+        """Store the training set ``X`` (n_samples, n_features) and targets
+        ``y``; return self."""
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         return self._store(X, y.copy())
 

@@ -7,11 +7,12 @@ import uuid
 
 
 def show_source(obj):
-    """Display the source code of an ``mllib`` function or class, syntax-highlighted.
+    """Display the source code of an ``mllib`` function or class,
+    syntax-highlighted.
 
-    Chapters call this to put the implementation next to the equations it implements,
-    so the code on the page is always the code that ran. Outside IPython, the source
-    is returned as a string.
+    Chapters call this to put the implementation next to the equations it
+    implements, so the code on the page is always the code that ran. Outside
+    IPython, the source is returned as a string.
     """
     source = inspect.getsource(obj)
     try:
@@ -20,9 +21,10 @@ def show_source(obj):
         return source
 
     class SourceCode(Code):
-        # IPython's LaTeX form uses Pygments macros that the PDF edition does not define, and
-        # myst-nb would typeset it as an equation; offer a fenced Markdown block instead, which
-        # the PDF highlights like any other code. Jupyter and the website still use the HTML.
+        # IPython's LaTeX form uses Pygments macros that the PDF edition does
+        # not define, and myst-nb would typeset it as an equation; offer a
+        # fenced Markdown block instead, which the PDF highlights like any
+        # other code. Jupyter and the website still use the HTML.
         def _repr_latex_(self):
             return None
 
@@ -35,7 +37,8 @@ def show_source(obj):
     return SourceCode(source, language="python")
 
 
-# --- Self-check questions ------------------------------------------------------------
+# --- Self-check questions
+# ------------------------------------------------------------
 
 QUESTION_TYPES = ("multiple_choice", "numeric")
 

@@ -1,20 +1,26 @@
 """Unconstrained optimisation and derivative checks.
 
-Every iterative method here returns an :class:`OptimizeResult` whose ``history`` holds the
-values chapters plot against theory, and warns with ``ConvergenceWarning`` when it stops at
-``max_iter`` without meeting its stopping rule:
+Every iterative method here returns an :class:`OptimizeResult` whose
+``history`` holds the values chapters plot against theory, and warns with
+``ConvergenceWarning`` when it stops at ``max_iter`` without meeting its
+stopping rule:
 
-* ``gradient_descent``: full gradients, a constant step or a step-size schedule;
+* ``gradient_descent``: full gradients, a constant step or a step-size
+  schedule;
 * ``minibatch_sgd``: gradients of random minibatches, epoch by epoch;
-* ``subgradient_descent``: for non-differentiable convex functions, keeping the best iterate;
-* ``coordinate_descent``: a driver that sweeps coordinates, with the update supplied by the caller.
+* ``subgradient_descent``: for non-differentiable convex functions, keeping the
+  best iterate;
+* ``coordinate_descent``: a driver that sweeps coordinates, with the update
+  supplied by the caller.
 
-Step-size schedules (``Constant``, ``InverseScaling``, ``StepDecay``, ``Cosine``) are small
-callables ``schedule(t) -> eta_t`` for the step number ``t = 1, 2, ...``; any of these methods
-accepts one wherever it takes ``step_size``.
+Step-size schedules (``Constant``, ``InverseScaling``, ``StepDecay``,
+``Cosine``) are small callables ``schedule(t) -> eta_t`` for the step number
+``t = 1, 2, ...``; any of these methods accepts one wherever it takes
+``step_size``.
 
-``numerical_gradient`` / ``numerical_jacobian`` / ``check_gradient`` compare analytic
-derivatives with central differences, for variables of any shape (vectors, matrices).
+``numerical_gradient`` / ``numerical_jacobian`` / ``check_gradient`` compare
+analytic derivatives with central differences, for variables of any shape
+(vectors, matrices).
 """
 
 import math
@@ -35,15 +41,18 @@ class OptimizeResult:
     Attributes
     ----------
     x : ndarray
-        Final iterate (same shape as ``x0``); for subgradient descent, the best one.
+        Final iterate (same shape as ``x0``); for subgradient descent, the best
+        one.
     fun : float
         Objective value at ``x`` (NaN when no objective was supplied).
     n_iter : int
-        Number of iterations performed (steps, epochs or sweeps; see each method).
+        Number of iterations performed (steps, epochs or sweeps; see each
+        method).
     converged : bool
         Whether the stopping criterion was met before ``max_iter``.
     history : dict of ndarray
-        Per-iteration values, starting with ``x0``; each method documents its keys.
+        Per-iteration values, starting with ``x0``; each method documents its
+        keys.
     """
 
     x: np.ndarray
@@ -65,11 +74,13 @@ class Constant:
 
 @dataclass(frozen=True)
 class InverseScaling:
-    r""":math:`\eta_t = \eta_0 / t^{p}`: ``power_t=1`` is :math:`c/t`, ``power_t=0.5`` is :math:`c/\sqrt t`.
+    r""":math:`\eta_t = \eta_0 / t^{p}`: ``power_t=1`` is :math:`c/t`,
+    ``power_t=0.5`` is :math:`c/\sqrt t`.
 
-    Scikit-learn's ``learning_rate="invscaling"`` (whose default ``power_t`` is 0.25).
-    With :math:`\sum_t\eta_t=\infty` and :math:`\sum_t\eta_t^2<\infty` (``0.5 < power_t <= 1``)
-    SGD converges to a minimiser of a convex objective (Robbins and Monro).
+    Scikit-learn's ``learning_rate="invscaling"`` (whose default ``power_t`` is
+    0.25). With :math:`\sum_t\eta_t=\infty` and :math:`\sum_t\eta_t^2<\infty`
+    (``0.5 < power_t <= 1``) SGD converges to a minimiser of a convex objective
+    (Robbins and Monro).
     """
 
     eta0: float
@@ -81,7 +92,8 @@ class InverseScaling:
 
 @dataclass(frozen=True)
 class StepDecay:
-    r""":math:`\eta_t = \eta_0\,\gamma^{\lfloor (t-1)/s \rfloor}`: multiply by ``drop`` every ``every`` steps."""
+    r""":math:`\eta_t = \eta_0\,\gamma^{\lfloor (t-1)/s \rfloor}`: multiply by
+    ``drop`` every ``every`` steps."""
 
     eta0: float
     drop: float = 0.5
@@ -93,9 +105,13 @@ class StepDecay:
 
 @dataclass(frozen=True)
 class Cosine:
-    r"""Cosine annealing from :math:`\eta_0` to :math:`\eta_{\min}` over ``total`` steps, then flat.
+    r"""Cosine annealing from :math:`\eta_0` to :math:`\eta_{\min}` over
+    ``total`` steps, then flat.
 
-    .. math:: \eta_t = \eta_{\min} + \tfrac12(\eta_0-\eta_{\min})\bigl(1+\cos(\pi\,(t-1)/T)\bigr),
+    .. math::
+
+        \eta_t = \eta_{\min}
+              + \tfrac12(\eta_0-\eta_{\min})\bigl(1+\cos(\pi\,(t-1)/T)\bigr),
               \quad t \le T+1
     """
 
@@ -111,7 +127,8 @@ class Cosine:
 
 
 def as_schedule(step_size):
-    """A positive number becomes :class:`Constant`; a callable is used as ``schedule(t)``."""
+    """A positive number becomes :class:`Constant`; a callable is used as
+    ``schedule(t)``."""
     if callable(step_size):
         return step_size
     if (
@@ -120,7 +137,8 @@ def as_schedule(step_size):
         or not step_size > 0
     ):
         raise ValueError(
-            f"step_size must be positive (a number or a schedule t -> eta_t); got {step_size!r}."
+            "step_size must be positive (a number or a schedule t -> "
+            f"eta_t); got {step_size!r}."
         )
     return Constant(float(step_size))
 
@@ -128,7 +146,8 @@ def as_schedule(step_size):
 def _check_step(eta, t):
     if not (np.isfinite(eta) and eta > 0):
         raise ValueError(
-            f"the step-size schedule returned {eta!r} at step t={t}; steps must be positive."
+            f"the step-size schedule returned {eta!r} at step t={t}; "
+            "steps must be positive."
         )
     return eta
 
@@ -439,24 +458,28 @@ def coordinate_descent(
     fun=None,
     certificate=None,
 ):
-    r"""Minimise one coordinate at a time: the driver loop, with the update supplied by the caller.
+    r"""Minimise one coordinate at a time: the driver loop, with the update
+    supplied by the caller.
 
-    A **sweep** visits ``d = x0.size`` coordinates, in the order ``0, 1, ..., d-1``
-    (``selection="cyclic"``) or drawn uniformly at random with replacement
-    (``selection="random"``, as in scikit-learn). At each visit the driver calls
-    ``update(j, x)`` and stores the value it returns in ``x[j]``.
+    A **sweep** visits ``d = x0.size`` coordinates, in the order ``0, 1, ...,
+    d-1`` (``selection="cyclic"``) or drawn uniformly at random with
+    replacement (``selection="random"``, as in scikit-learn). At each visit the
+    driver calls ``update(j, x)`` and stores the value it returns in ``x[j]``.
 
-    **Contract for** ``update(j, x) -> float``: return the new value of coordinate ``j``
-    (for exact coordinate minimisation, :math:`\arg\min_{z} f(x_1,\dots,z,\dots,x_d)`), where
-    ``x`` is the driver's current iterate, a flat float array. ``update`` must not modify
-    ``x``; it may keep its own state up to date (e.g. the lasso's residual
-    :math:`r \leftarrow r - X_{:j}(z - x_j)`, so that an update costs :math:`O(n)`), knowing that
-    the driver always writes the returned value into ``x[j]`` right after the call. The driver
-    allocates nothing per coordinate: it only compares and writes scalars.
+    **Contract for** ``update(j, x) -> float``: return the new value of
+    coordinate ``j`` (for exact coordinate minimisation, :math:`\arg\min_{z}
+    f(x_1,\dots,z,\dots,x_d)`), where ``x`` is the driver's current iterate, a
+    flat float array. ``update`` must not modify ``x``; it may keep its own
+    state up to date (e.g. the lasso's residual :math:`r \leftarrow r -
+    X_{:j}(z - x_j)`, so that an update costs :math:`O(n)`), knowing that the
+    driver always writes the returned value into ``x[j]`` right after the call.
+    The driver allocates nothing per coordinate: it only compares and writes
+    scalars.
 
     Stopping rule: after a sweep, if the largest coordinate change
     :math:`\max_j |x_j^{\text{new}} - x_j^{\text{old}}|` is at most ``tol`` and
-    ``certificate(x)`` (if given, e.g. "duality gap <= tol") returns true, stop.
+    ``certificate(x)`` (if given, e.g. "duality gap <= tol") returns true,
+    stop.
 
     Parameters
     ----------
@@ -472,17 +495,18 @@ def coordinate_descent(
     random_state : None, int or numpy.random.Generator
         Used when ``selection="random"``.
     fun : callable, optional
-        ``fun(x) -> float``, recorded after every sweep (pass a cheap one, e.g. from a
-        maintained residual).
+        ``fun(x) -> float``, recorded after every sweep (pass a cheap one, e.g.
+        from a maintained residual).
     certificate : callable, optional
-        ``certificate(x) -> bool``, checked only when the coordinate changes are small.
+        ``certificate(x) -> bool``, checked only when the coordinate changes
+        are small.
 
     Returns
     -------
     OptimizeResult
-        ``n_iter`` counts sweeps. ``history`` has ``"x"`` (n_iter + 1, *x0.shape),
-        ``"max_change"`` (n_iter,) and, if ``fun`` is given, ``"fun"`` (n_iter + 1,);
-        ``fun`` is NaN without it.
+        ``n_iter`` counts sweeps. ``history`` has ``"x"`` (n_iter + 1,
+        *x0.shape), ``"max_change"`` (n_iter,) and, if ``fun`` is given,
+        ``"fun"`` (n_iter + 1,); ``fun`` is NaN without it.
     """
     _check_max_iter(max_iter)
     if selection not in ("cyclic", "random"):
@@ -490,9 +514,8 @@ def coordinate_descent(
             f'selection must be "cyclic" or "random"; got {selection!r}.'
         )
     shape = np.shape(x0)
-    x = np.array(x0, dtype=float).reshape(
-        -1
-    )  # our own flat copy, written in place
+    # our own flat copy, written in place
+    x = np.array(x0, dtype=float).reshape(-1)
     d = x.size
     rng = check_random_state(random_state)
     cyclic = range(d)
@@ -517,8 +540,10 @@ def coordinate_descent(
             break
     if not converged:
         _warn(
-            f"coordinate descent did not converge in max_iter={max_iter} sweeps (last largest "
-            f"coordinate change {changes[-1]:.3g}, tol={tol}). Increase max_iter or tol."
+            f"coordinate descent did not converge in max_iter={max_iter} "
+            "sweeps (last largest "
+            f"coordinate change {changes[-1]:.3g}, tol={tol}). Increase "
+            "max_iter or tol."
         )
     history = {"x": np.array(xs), "max_change": np.array(changes)}
     if fun is not None:
@@ -535,7 +560,9 @@ def coordinate_descent(
 def numerical_jacobian(fun, x, *, eps=1e-6):
     r"""Central-difference Jacobian of ``fun`` at ``x``.
 
-    .. math:: J_{\dots,i} \approx \frac{f(x + h_i e_i) - f(x - h_i e_i)}{2 h_i},
+    .. math::
+
+        J_{\dots,i} \approx \frac{f(x + h_i e_i) - f(x - h_i e_i)}{2 h_i},
               \qquad h_i = \varepsilon \max(1, |x_i|)
 
     The truncation error is :math:`O(h^2)`; the rounding error grows like
@@ -545,7 +572,8 @@ def numerical_jacobian(fun, x, *, eps=1e-6):
     Parameters
     ----------
     fun : callable
-        Maps an array shaped like ``x`` to an array (or scalar) of shape ``out_shape``.
+        Maps an array shaped like ``x`` to an array (or scalar) of shape
+        ``out_shape``.
     x : array-like
         Point of any shape.
 
@@ -573,32 +601,35 @@ def numerical_jacobian(fun, x, *, eps=1e-6):
 def numerical_gradient(fun, x, *, eps=1e-6):
     """Central-difference gradient of a scalar function; same shape as ``x``.
 
-    This is :func:`numerical_jacobian` for a scalar output, so its entry ``[i, j]``
-    for a matrix ``x`` is the derivative with respect to ``x[i, j]`` (the layout
-    in which the gradient has the shape of the variable).
+    This is :func:`numerical_jacobian` for a scalar output, so its entry ``[i,
+    j]`` for a matrix ``x`` is the derivative with respect to ``x[i, j]`` (the
+    layout in which the gradient has the shape of the variable).
     """
     value = fun(np.array(x, dtype=float))
     if np.ndim(value) != 0:
         raise ValueError(
-            f"fun must return a scalar for a gradient; it returned shape {np.shape(value)}. "
+            "fun must return a scalar for a gradient; it returned shape "
+            f"{np.shape(value)}. "
             "Use numerical_jacobian for vector-valued functions."
         )
     return numerical_jacobian(fun, x, eps=eps)
 
 
 def check_gradient(fun, grad, x, *, eps=1e-6):
-    r"""Relative error between an analytic gradient and central differences at ``x``.
+    r"""Relative error between an analytic gradient and central differences at
+    ``x``.
 
     .. math:: \frac{\|g - \hat g\|}{\max(\|g\| + \|\hat g\|, 10^{-12})}
 
-    Around 1e-8 or below for a correct gradient of a smooth function; of order 1
-    for a wrong one.
+    Around 1e-8 or below for a correct gradient of a smooth function; of order
+    1 for a wrong one.
     """
     analytic = np.asarray(grad(np.array(x, dtype=float)), dtype=float)
     numeric = numerical_gradient(fun, x, eps=eps)
     if analytic.shape != numeric.shape:
         raise ValueError(
-            f"grad returned shape {analytic.shape}, but x has shape {numeric.shape}; "
+            f"grad returned shape {analytic.shape}, but x has shape "
+            f"{numeric.shape}; "
             "a gradient has the shape of its variable."
         )
     scale = max(np.linalg.norm(analytic) + np.linalg.norm(numeric), 1e-12)

@@ -1,10 +1,10 @@
 """The book's figure style and the plotting helpers chapters share.
 
-Call :func:`set_style` once at the top of a chapter. Figures get an opaque white
-background with dark text, so they stay readable on both the light and the dark
-website theme (a transparent figure with black text disappears on a dark page),
-and a colour-blind-safe palette (Okabe & Ito, 2008) in which every colour also
-differs in lightness.
+Call :func:`set_style` once at the top of a chapter. Figures get an opaque
+white background with dark text, so they stay readable on both the light and
+the dark website theme (a transparent figure with black text disappears on a
+dark page), and a colour-blind-safe palette (Okabe & Ito, 2008) in which every
+colour also differs in lightness.
 """
 
 import base64
@@ -55,10 +55,12 @@ _STYLE = {
 
 
 def set_style():
-    """Apply the book's matplotlib style (an opaque white canvas, the Okabe–Ito cycle).
+    """Apply the book's matplotlib style (an opaque white canvas, the Okabe–Ito
+    cycle).
 
-    In a notebook, every figure is then also attached as a vector PDF, besides the image
-    Jupyter and the website show, so that the PDF edition of the book prints it sharp.
+    In a notebook, every figure is then also attached as a vector PDF, besides
+    the image Jupyter and the website show, so that the PDF edition of the book
+    prints it sharp.
     """
     mpl.rcParams.update(_STYLE)
     _also_attach_vector_pdf()
@@ -76,7 +78,8 @@ def _also_attach_vector_pdf():
 
 
 def grid_2d(xlim, ylim, n=200):
-    """A regular ``n`` × ``n`` grid: returns ``(xx, yy, points)`` with ``points`` of shape (n*n, 2)."""
+    """A regular ``n`` × ``n`` grid: returns ``(xx, yy, points)`` with
+    ``points`` of shape (n*n, 2)."""
     xx, yy = np.meshgrid(np.linspace(*xlim, n), np.linspace(*ylim, n))
     return xx, yy, np.column_stack([xx.ravel(), yy.ravel()])
 
@@ -89,7 +92,8 @@ def plot_contours(
     Parameters
     ----------
     f : callable
-        Vectorised: maps an array of shape (m, 2) of points to an array of shape (m,).
+        Vectorised: maps an array of shape (m, 2) of points to an array of
+        shape (m,).
     xlim, ylim : (float, float)
         Plotting window.
     levels : int or sequence of float
@@ -97,7 +101,8 @@ def plot_contours(
     filled : bool
         Filled contours instead of lines.
     **kwargs
-        Passed to ``contour`` / ``contourf`` (``colors``, ``linestyles``, ``cmap``, ...).
+        Passed to ``contour`` / ``contourf`` (``colors``, ``linestyles``,
+        ``cmap``, ...).
 
     Returns
     -------
@@ -113,12 +118,14 @@ def plot_contours(
 def plot_decision_regions(
     predict, X, y, *, ax=None, margin=0.5, n=300, alpha=0.2
 ):
-    """Shade the regions where a classifier predicts each class, and scatter the data on top.
+    """Shade the regions where a classifier predicts each class, and scatter
+    the data on top.
 
     Parameters
     ----------
     predict : callable
-        Maps an array of shape (m, 2) to m class labels (e.g. ``estimator.predict``).
+        Maps an array of shape (m, 2) to m class labels (e.g.
+        ``estimator.predict``).
     X : array-like of shape (n_samples, 2)
     y : array-like of shape (n_samples,)
     margin : float
@@ -128,7 +135,8 @@ def plot_decision_regions(
     X, y = np.asarray(X, dtype=float), np.asarray(y)
     if X.ndim != 2 or X.shape[1] != 2:
         raise ValueError(
-            f"plot_decision_regions needs 2-D points, X of shape (n, 2); got {X.shape}."
+            "plot_decision_regions needs 2-D points, X of shape (n, 2); "
+            f"got {X.shape}."
         )
     classes = np.unique(y)
     colors = mpl.colors.ListedColormap(PALETTE[: len(classes)])

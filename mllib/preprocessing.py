@@ -1,8 +1,8 @@
 r"""Feature transformations: standardisation and polynomial basis expansions.
 
-Both are fitted on training data only and then applied unchanged to new data, so that a
-model never sees statistics of its test set. Same names, parameters, attributes and
-column order as ``sklearn.preprocessing``.
+Both are fitted on training data only and then applied unchanged to new data,
+so that a model never sees statistics of its test set. Same names, parameters,
+attributes and column order as ``sklearn.preprocessing``.
 """
 
 from itertools import chain, combinations, combinations_with_replacement
@@ -22,10 +22,11 @@ from .validation import feature_names_in
 class StandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     r"""Standardise each feature: :math:`z_{ij} = (x_{ij} - \mu_j) / s_j`.
 
-    :math:`\mu_j` is the training mean and :math:`s_j` the training standard deviation
-    (population version, dividing by :math:`n`) of feature :math:`j`. Penalised models
-    (ridge, lasso) need it: their penalty treats every coefficient alike, which is only
-    meaningful when the features are on the same scale.
+    :math:`\mu_j` is the training mean and :math:`s_j` the training standard
+    deviation (population version, dividing by :math:`n`) of feature :math:`j`.
+    Penalised models (ridge, lasso) need it: their penalty treats every
+    coefficient alike, which is only meaningful when the features are on the
+    same scale.
 
     Parameters
     ----------
@@ -41,15 +42,17 @@ class StandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     var_ : ndarray of shape (n_features,) or None
         Training variances; ``None`` unless ``with_std``.
     scale_ : ndarray of shape (n_features,) or None
-        Standard deviations, with 1 for (numerically) constant features so that they are
-        left unscaled instead of divided by zero; ``None`` unless ``with_std``.
+        Standard deviations, with 1 for (numerically) constant features so that
+        they are left unscaled instead of divided by zero; ``None`` unless
+        ``with_std``.
     n_samples_seen_ : int
     n_features_in_ : int
 
     Notes
     -----
-    Equivalent to ``sklearn.preprocessing.StandardScaler`` (without sparse input,
-    ``partial_fit`` or sample weights), including its test for constant features.
+    Equivalent to ``sklearn.preprocessing.StandardScaler`` (without sparse
+    input, ``partial_fit`` or sample weights), including its test for constant
+    features.
     """
 
     def __init__(self, with_mean=True, with_std=True):
@@ -57,7 +60,8 @@ class StandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         self.with_std = with_std
 
     def fit(self, X, y=None):
-        """Learn the means and standard deviations of ``X``, shape (n_samples, n_features)."""
+        """Learn the means and standard deviations of ``X``, shape (n_samples,
+        n_features)."""
         X = validate_data(self, X, dtype=np.float64)
         n_samples = X.shape[0]
         self.n_samples_seen_ = n_samples
@@ -67,9 +71,10 @@ class StandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         self.var_ = self.scale_ = None
         if self.with_std:
             self.var_ = X.var(axis=0)
-            # A feature is constant if its computed variance is within the rounding error
-            # of the two-pass variance algorithm (Chan, Golub & LeVeque, 1983), as in
-            # scikit-learn; dividing by its standard deviation would amplify noise.
+            # A feature is constant if its computed variance is within the
+            # rounding error of the two-pass variance algorithm (Chan, Golub &
+            # LeVeque, 1983), as in scikit-learn; dividing by its standard
+            # deviation would amplify noise.
             eps = np.finfo(np.float64).eps
             constant = (
                 self.var_
@@ -80,7 +85,8 @@ class StandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         return self
 
     def transform(self, X):
-        """Standardise ``X`` with the training statistics; returns a new array."""
+        """Standardise ``X`` with the training statistics; returns a new
+        array."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         if self.with_mean:
@@ -90,7 +96,8 @@ class StandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         return X
 
     def inverse_transform(self, X):
-        r"""Undo :meth:`transform`: :math:`x_{ij} = z_{ij} s_j + \mu_j`; returns a new array."""
+        r"""Undo :meth:`transform`: :math:`x_{ij} = z_{ij} s_j + \mu_j`;
+        returns a new array."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         if self.with_std:
@@ -105,9 +112,10 @@ class PolynomialFeatures(TransformerMixin, BaseEstimator):
 
     For :math:`x\in\mathbb R^d` the output has one column per monomial
     :math:`\prod_j x_j^{p_j}` with :math:`\sum_j p_j \le` ``degree``: there are
-    :math:`\binom{d + \text{degree}}{d}` of them (including the constant 1). For one feature
-    this is the Vandermonde row :math:`(1, x, x^2, \dots)`. A linear model in these
-    features is a polynomial in the original ones: a *basis expansion*.
+    :math:`\binom{d + \text{degree}}{d}` of them (including the constant 1).
+    For one feature this is the Vandermonde row :math:`(1, x, x^2, \dots)`. A
+    linear model in these features is a polynomial in the original ones: a
+    *basis expansion*.
 
     Parameters
     ----------
@@ -120,17 +128,18 @@ class PolynomialFeatures(TransformerMixin, BaseEstimator):
     Attributes
     ----------
     powers_ : ndarray of shape (n_output_features_, n_features_in_)
-        ``powers_[k, j]`` is the exponent of feature ``j`` in output column ``k``. Columns
-        are ordered by degree, then lexicographically by feature index, as in scikit-learn:
-        for two features and degree 2, :math:`1, x_0, x_1, x_0^2, x_0x_1, x_1^2`.
+        ``powers_[k, j]`` is the exponent of feature ``j`` in output column
+        ``k``. Columns are ordered by degree, then lexicographically by feature
+        index, as in scikit-learn: for two features and degree 2, :math:`1,
+        x_0, x_1, x_0^2, x_0x_1, x_1^2`.
     n_output_features_ : int
     n_features_in_ : int
 
     Notes
     -----
-    Equivalent to ``sklearn.preprocessing.PolynomialFeatures`` for an integer ``degree``.
-    High degrees on raw inputs give badly scaled, nearly collinear columns; standardise the
-    input first or keep the degree small.
+    Equivalent to ``sklearn.preprocessing.PolynomialFeatures`` for an integer
+    ``degree``. High degrees on raw inputs give badly scaled, nearly collinear
+    columns; standardise the input first or keep the degree small.
     """
 
     def __init__(self, degree=2, interaction_only=False, include_bias=True):
@@ -139,7 +148,8 @@ class PolynomialFeatures(TransformerMixin, BaseEstimator):
         self.include_bias = include_bias
 
     def fit(self, X, y=None):
-        """Work out the output columns (``powers_``) for ``X`` of shape (n_samples, n_features)."""
+        """Work out the output columns (``powers_``) for ``X`` of shape
+        (n_samples, n_features)."""
         X = validate_data(self, X, dtype=np.float64)
         if (
             isinstance(self.degree, bool)

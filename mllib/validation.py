@@ -132,17 +132,19 @@ def feature_names_in(estimator, input_features=None):
 
 
 def check_random_state(seed):
-    """Turn ``None``, an int or a ``numpy.random.Generator`` into a ``Generator``.
+    """Turn ``None``, an int or a ``numpy.random.Generator`` into a
+    ``Generator``.
 
-    Estimators call this inside ``fit`` so that two fits with the same integer seed
-    agree, and no estimator ever touches numpy's global random state.
+    Estimators call this inside ``fit`` so that two fits with the same integer
+    seed agree, and no estimator ever touches numpy's global random state.
     """
     if seed is None or isinstance(seed, (numbers.Integral, np.integer)):
         return np.random.default_rng(seed)
     if isinstance(seed, np.random.Generator):
         return seed
     raise ValueError(
-        f"random_state must be None, an int or a numpy.random.Generator; got {seed!r}."
+        "random_state must be None, an int or a numpy.random.Generator; "
+        f"got {seed!r}."
     )
 
 
@@ -155,9 +157,11 @@ def check_scalar(
     low_inclusive=True,
     high_inclusive=True,
 ):
-    """Check that a hyperparameter is a real number in the given interval; return it as float.
+    """Check that a hyperparameter is a real number in the given interval;
+    return it as float.
 
-    ``np.inf`` is accepted when the interval allows it (e.g. ``C=np.inf`` for a hard margin).
+    ``np.inf`` is accepted when the interval allows it (e.g. ``C=np.inf`` for a
+    hard margin).
     """
     if (
         isinstance(value, bool)
@@ -174,16 +178,20 @@ def check_scalar(
     if too_low or too_high:
         left = "[" if low_inclusive else "("
         right = "]" if high_inclusive else ")"
-        interval = f"{left}{'-inf' if low is None else low}, {'inf' if high is None else high}{right}"
+        interval = (
+            f"{left}{'-inf' if low is None else low}, "
+            f"{'inf' if high is None else high}{right}"
+        )
         raise ValueError(f"{name} must be in {interval}; got {value!r}.")
     return float(value)
 
 
 def check_int(value, name, *, low=None):
-    """Check that a hyperparameter is an integer (``bool`` is not) of at least ``low``; return it as int.
+    """Check that a hyperparameter is an integer (``bool`` is not) of at least
+    ``low``; return it as int.
 
-    For counts such as ``n_clusters``, ``max_iter`` or ``min_samples``, where ``2.5`` or ``True``
-    is a mistake that a silent conversion would hide.
+    For counts such as ``n_clusters``, ``max_iter`` or ``min_samples``, where
+    ``2.5`` or ``True`` is a mistake that a silent conversion would hide.
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise ValueError(f"{name} must be an integer; got {value!r}.")

@@ -560,12 +560,6 @@ class TestStudentPath:
         )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ruff format wraps mllib's code at 79 columns, but about 1700 "
-    "comment and docstring lines are longer; the lead rewraps them once the "
-    "parallel rewrites of mllib have landed (issue 17), then removes this mark",
-)
 def test_mllib_source_fits_79_characters():
     """Chapters display mllib's source with show_source: it must fit the page
     and the PDF like any code cell."""

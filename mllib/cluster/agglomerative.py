@@ -1,4 +1,5 @@
-r"""Agglomerative hierarchical clustering: merge the two closest clusters until one is left."""
+r"""Agglomerative hierarchical clustering: merge the two closest clusters until
+one is left."""
 
 import numpy as np
 from scipy.cluster import hierarchy
@@ -11,19 +12,20 @@ LINKAGES = ("ward", "complete", "average", "single")
 
 
 def cut_tree(children, n_leaves, n_clusters):
-    """Labels of the ``n_clusters`` clusters left after the first ``n_leaves - n_clusters`` merges.
+    """Labels of the ``n_clusters`` clusters left after the first ``n_leaves -
+    n_clusters`` merges.
 
-    ``children[i]`` holds the two nodes merged at step ``i`` into node ``n_leaves + i``
-    (leaves are nodes ``0 .. n_leaves-1``). Labels are numbered by each cluster's first sample.
+    ``children[i]`` holds the two nodes merged at step ``i`` into node
+    ``n_leaves + i`` (leaves are nodes ``0 .. n_leaves-1``). Labels are
+    numbered by each cluster's first sample.
     """
     n_merges = n_leaves - n_clusters
     parent = np.arange(n_leaves + n_merges)
     for i, (a, b) in enumerate(children[:n_merges]):
         parent[a] = parent[b] = n_leaves + i
     root = parent.copy()
-    for node in range(
-        n_leaves + n_merges - 1, -1, -1
-    ):  # a parent is newer, so already resolved
+    # a parent is newer, so already resolved
+    for node in range(n_leaves + n_merges - 1, -1, -1):
         root[node] = root[parent[node]]
     _, first, labels = np.unique(
         root[:n_leaves], return_index=True, return_inverse=True
@@ -34,27 +36,29 @@ def cut_tree(children, n_leaves, n_clusters):
 class AgglomerativeClustering(ClusterMixin, BaseEstimator):
     r"""Bottom-up hierarchical clustering with Euclidean distances.
 
-    Start from :math:`n` singleton clusters and repeatedly merge the pair :math:`(A,B)` with the
-    smallest linkage distance
+    Start from :math:`n` singleton clusters and repeatedly merge the pair
+    :math:`(A,B)` with the smallest linkage distance
 
     .. math::
         d_{\text{single}}=\min_{a\in A,b\in B}\lVert a-b\rVert,\quad
         d_{\text{complete}}=\max_{a,b}\lVert a-b\rVert,\quad
         d_{\text{average}}=\frac{1}{|A||B|}\sum_{a,b}\lVert a-b\rVert,\quad
-        d_{\text{ward}}=\sqrt{\frac{2|A||B|}{|A|+|B|}}\,\lVert\bar a-\bar b\rVert,
+        d_{\text{ward}}=\sqrt{\frac{2|A||B|}{|A|+|B|}}
+        \,\lVert\bar a-\bar b\rVert,
 
-    the last being :math:`\sqrt2` times the square root of the increase in the within-cluster sum
-    of squares that the merge causes. The merge tree is computed by
-    ``scipy.cluster.hierarchy.linkage``, then cut into ``n_clusters`` clusters, or where the
-    merge distance reaches ``distance_threshold``.
+    the last being :math:`\sqrt2` times the square root of the increase in the
+    within-cluster sum of squares that the merge causes. The merge tree is
+    computed by ``scipy.cluster.hierarchy.linkage``, then cut into
+    ``n_clusters`` clusters, or where the merge distance reaches
+    ``distance_threshold``.
 
     Parameters
     ----------
     n_clusters : int or None, default 2
     linkage : {"ward", "complete", "average", "single"}, default "ward"
     distance_threshold : float or None
-        If given (with ``n_clusters=None``), merges at distances ``>= distance_threshold``
-        are undone.
+        If given (with ``n_clusters=None``), merges at distances ``>=
+        distance_threshold`` are undone.
 
     Attributes
     ----------
@@ -70,14 +74,16 @@ class AgglomerativeClustering(ClusterMixin, BaseEstimator):
 
     Notes
     -----
-    Equivalent to ``sklearn.cluster.AgglomerativeClustering(n_clusters, linkage=...,
-    distance_threshold=..., compute_distances=True)`` with the Euclidean metric and no
-    connectivity constraint (the labels may be numbered differently).
+    Equivalent to ``sklearn.cluster.AgglomerativeClustering(n_clusters,
+    linkage=..., distance_threshold=..., compute_distances=True)`` with the
+    Euclidean metric and no connectivity constraint (the labels may be numbered
+    differently).
 
     References
     ----------
-    Hastie, Tibshirani & Friedman, *The Elements of Statistical Learning*, §14.3.12;
-    Müllner, *Modern hierarchical, agglomerative clustering algorithms*, arXiv:1109.2378 (2011).
+    Hastie, Tibshirani & Friedman, *The Elements of Statistical Learning*,
+    §14.3.12; Müllner, *Modern hierarchical, agglomerative clustering
+    algorithms*, arXiv:1109.2378 (2011).
     """
 
     def __init__(
@@ -88,7 +94,8 @@ class AgglomerativeClustering(ClusterMixin, BaseEstimator):
         self.distance_threshold = distance_threshold
 
     def fit(self, X, y=None):
-        """Build the merge tree of ``X`` of shape (n_samples, n_features) and cut it. Returns self."""
+        """Build the merge tree of ``X`` of shape (n_samples, n_features) and
+        cut it. Returns self."""
         X = validate_data(self, X, dtype=np.float64)
         if self.linkage not in LINKAGES:
             raise ValueError(
@@ -96,8 +103,10 @@ class AgglomerativeClustering(ClusterMixin, BaseEstimator):
             )
         if (self.n_clusters is None) == (self.distance_threshold is None):
             raise ValueError(
-                "Set exactly one of n_clusters and distance_threshold (the other to None); "
-                f"got n_clusters={self.n_clusters!r}, distance_threshold={self.distance_threshold!r}."
+                "Set exactly one of n_clusters and distance_threshold "
+                "(the other to None); "
+                f"got n_clusters={self.n_clusters!r}, "
+                f"distance_threshold={self.distance_threshold!r}."
             )
         if len(X) < 2:
             raise ValueError(
@@ -114,7 +123,8 @@ class AgglomerativeClustering(ClusterMixin, BaseEstimator):
             self.n_clusters_ = check_int(self.n_clusters, "n_clusters", low=1)
             if self.n_clusters_ > len(X):
                 raise ValueError(
-                    f"n_clusters={self.n_clusters_} is larger than the number of samples ({len(X)})."
+                    f"n_clusters={self.n_clusters_} is larger than the "
+                    f"number of samples ({len(X)})."
                 )
         else:
             threshold = check_scalar(

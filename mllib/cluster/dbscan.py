@@ -1,4 +1,5 @@
-r"""DBSCAN: clusters are connected regions of dense points; sparse points are noise."""
+r"""DBSCAN: clusters are connected regions of dense points; sparse points are
+noise."""
 
 import numpy as np
 from scipy.sparse import csr_matrix
@@ -33,22 +34,27 @@ def radius_neighbors_graph(X, eps):
 class DBSCAN(ClusterMixin, BaseEstimator):
     r"""Density-based spatial clustering of applications with noise.
 
-    With the :math:`\varepsilon`-neighbourhood :math:`N_\varepsilon(x)=\{x':\lVert x-x'\rVert\le\varepsilon\}`
-    (which contains :math:`x` itself), a **core** point has :math:`|N_\varepsilon(x)|\ge` ``min_samples``.
-    Clusters are the connected components of the graph joining core points that lie in each
-    other's neighbourhood; a non-core point in the neighbourhood of a core point is a
-    **border** point of that cluster, and every other point is **noise** (label -1).
+    With the :math:`\varepsilon`-neighbourhood
+    :math:`N_\varepsilon(x)=\{x':\lVert x-x'\rVert\le\varepsilon\}` (which
+    contains :math:`x` itself), a **core** point has
+    :math:`|N_\varepsilon(x)|\ge` ``min_samples``. Clusters are the connected
+    components of the graph joining core points that lie in each other's
+    neighbourhood; a non-core point in the neighbourhood of a core point is a
+    **border** point of that cluster, and every other point is **noise** (label
+    -1).
 
-    A border point near several clusters joins the one found first when clusters are numbered
-    in the order of their first core point, which is what scikit-learn's depth-first search
-    does; core points and noise do not depend on the order of the data.
+    A border point near several clusters joins the one found first when
+    clusters are numbered in the order of their first core point, which is what
+    scikit-learn's depth-first search does; core points and noise do not depend
+    on the order of the data.
 
     Parameters
     ----------
     eps : float, default 0.5
         Neighbourhood radius (Euclidean).
     min_samples : int, default 5
-        Neighbourhood size (counting the point itself) that makes a point a core point.
+        Neighbourhood size (counting the point itself) that makes a point a
+        core point.
 
     Attributes
     ----------
@@ -61,16 +67,16 @@ class DBSCAN(ClusterMixin, BaseEstimator):
 
     Notes
     -----
-    Equivalent to ``sklearn.cluster.DBSCAN(eps, min_samples)`` (Euclidean metric), label for
-    label. Pairs at a distance within rounding error of ``eps`` may be classified differently.
-    The neighbourhood graph comes from a k-d tree
-    (:func:`radius_neighbors_graph`); its memory is the number of neighbour
-    pairs.
+    Equivalent to ``sklearn.cluster.DBSCAN(eps, min_samples)`` (Euclidean
+    metric), label for label. Pairs at a distance within rounding error of
+    ``eps`` may be classified differently. The neighbourhood graph comes from a
+    k-d tree (:func:`radius_neighbors_graph`); its memory is the number of
+    neighbour pairs.
 
     References
     ----------
-    Ester, Kriegel, Sander & Xu, KDD 1996; Schubert et al., *DBSCAN revisited, revisited*,
-    ACM TODS 42 (2017).
+    Ester, Kriegel, Sander & Xu, KDD 1996; Schubert et al., *DBSCAN revisited,
+    revisited*, ACM TODS 42 (2017).
     """
 
     def __init__(self, eps=0.5, min_samples=5):
@@ -78,13 +84,15 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         self.min_samples = min_samples
 
     def fit(self, X, y=None):
-        """Cluster ``X`` of shape (n_samples, n_features); ``y`` is ignored. Returns self."""
+        """Cluster ``X`` of shape (n_samples, n_features); ``y`` is ignored.
+        Returns self."""
         X, eps, min_samples = self._validated(X)
         neighbors = radius_neighbors_graph(X, eps)
         core = np.asarray(neighbors.sum(axis=1)).ravel() >= min_samples
         core_index = np.flatnonzero(core)
 
-        # clusters of core points: connected components, numbered by their first core point
+        # clusters of core points: connected components, numbered by their
+        # first core point
         _, component = connected_components(
             neighbors[core][:, core], directed=False
         )
@@ -94,7 +102,8 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         labels = np.full(len(X), -1)
         labels[core_index] = rank[component]
 
-        # border points: the lowest-numbered cluster among their core neighbours
+        # border points: the lowest-numbered cluster among their core
+        # neighbours
         border_rows, core_cols = neighbors[~core][:, core].nonzero()
         candidate = np.full(int(np.sum(~core)), len(first))
         np.minimum.at(candidate, border_rows, labels[core_index][core_cols])

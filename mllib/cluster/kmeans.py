@@ -1,4 +1,5 @@
-r"""k-means clustering by Lloyd's algorithm, with k-means++ or random seeding and restarts."""
+r"""k-means clustering by Lloyd's algorithm, with k-means++ or random seeding
+and restarts."""
 
 import warnings
 
@@ -137,24 +138,28 @@ class KMeans(
     ClusterMixin,
     BaseEstimator,
 ):
-    r"""k-means clustering: minimise the within-cluster sum of squares (the *inertia*)
+    r"""k-means clustering: minimise the within-cluster sum of squares (the
+    *inertia*)
 
     .. math:: J(c,\mu)=\sum_{i=1}^n\lVert x_i-\mu_{c_i}\rVert^2
 
-    by Lloyd's algorithm, from ``n_init`` seedings, keeping the run with the smallest :math:`J`.
+    by Lloyd's algorithm, from ``n_init`` seedings, keeping the run with the
+    smallest :math:`J`.
 
     Parameters
     ----------
     n_clusters : int, default 8
-    init : {"k-means++", "random"} or array-like of shape (n_clusters, n_features)
-        ``"k-means++"``: :func:`kmeans_plusplus` (greedy, scikit-learn's default);
-        ``"random"``: ``n_clusters`` distinct samples chosen uniformly; an array: these centres.
+    init : {"k-means++", "random"} or array-like, default "k-means++"
+        ``"k-means++"``: :func:`kmeans_plusplus` (greedy, scikit-learn's
+        default); ``"random"``: ``n_clusters`` distinct samples chosen
+        uniformly; an array of shape (n_clusters, n_features): these centres.
     n_init : int or "auto"
-        Number of seedings; ``"auto"`` means 1 for ``"k-means++"`` or an array, 10 for ``"random"``.
+        Number of seedings; ``"auto"`` means 1 for ``"k-means++"`` or an array,
+        10 for ``"random"``.
     max_iter : int, default 300
     tol : float, default 1e-4
-        Stop when the centres move by at most ``tol`` times the mean feature variance of ``X``
-        (total squared distance), or when no label changes.
+        Stop when the centres move by at most ``tol`` times the mean feature
+        variance of ``X`` (total squared distance), or when no label changes.
     random_state : None, int or numpy.random.Generator
 
     Attributes
@@ -169,15 +174,17 @@ class KMeans(
 
     Notes
     -----
-    Equivalent to ``sklearn.cluster.KMeans(algorithm="lloyd")``: the same objective, stopping
-    rules and empty-cluster rule, so from the same initial centres (``init=array, n_init=1``)
-    both return the same clustering. Unlike scikit-learn, a ``ConvergenceWarning`` is raised
-    when the best run stops at ``max_iter``.
+    Equivalent to ``sklearn.cluster.KMeans(algorithm="lloyd")``: the same
+    objective, stopping rules and empty-cluster rule, so from the same initial
+    centres (``init=array, n_init=1``) both return the same clustering. Unlike
+    scikit-learn, a ``ConvergenceWarning`` is raised when the best run stops at
+    ``max_iter``.
 
     References
     ----------
-    Lloyd, *Least squares quantization in PCM*, IEEE Trans. Inf. Theory 28 (1982);
-    Hastie, Tibshirani & Friedman, *The Elements of Statistical Learning*, §14.3.6.
+    Lloyd, *Least squares quantization in PCM*, IEEE Trans. Inf. Theory 28
+    (1982); Hastie, Tibshirani & Friedman, *The Elements of Statistical
+    Learning*, §14.3.6.
     """
 
     def __init__(
@@ -198,12 +205,14 @@ class KMeans(
         self.random_state = random_state
 
     def fit(self, X, y=None):
-        """Cluster ``X`` of shape (n_samples, n_features); ``y`` is ignored. Returns self."""
+        """Cluster ``X`` of shape (n_samples, n_features); ``y`` is ignored.
+        Returns self."""
         X = validate_data(self, X, dtype=np.float64)
         n_clusters = check_int(self.n_clusters, "n_clusters", low=1)
         if n_clusters > len(X):
             raise ValueError(
-                f"n_clusters={n_clusters} is larger than the number of samples ({len(X)})."
+                f"n_clusters={n_clusters} is larger than the number of "
+                f"samples ({len(X)})."
             )
         max_iter = check_int(self.max_iter, "max_iter", low=1)
         tol = check_scalar(self.tol, "tol", low=0) * float(
@@ -232,14 +241,16 @@ class KMeans(
         ) = best
         if not converged:
             warnings.warn(
-                f"k-means stopped at max_iter={max_iter} before its centres settled; "
+                f"k-means stopped at max_iter={max_iter} before its "
+                "centres settled; "
                 "increase max_iter or tol.",
                 ConvergenceWarning,
             )
         found = np.count_nonzero(np.bincount(self.labels_))
         if found < n_clusters:
             warnings.warn(
-                f"Only {found} distinct clusters were found for n_clusters={n_clusters}; "
+                f"Only {found} distinct clusters were found for "
+                f"n_clusters={n_clusters}; "
                 "X probably has fewer distinct points than that.",
                 ConvergenceWarning,
             )
@@ -251,7 +262,8 @@ class KMeans(
         if isinstance(self.init, str):
             if self.init not in ("k-means++", "random"):
                 raise ValueError(
-                    f'init must be "k-means++", "random" or an array of centres; got {self.init!r}.'
+                    'init must be "k-means++", "random" or an array of '
+                    f"centres; got {self.init!r}."
                 )
             return self.init, (
                 10 if self.init == "random" else 1
@@ -259,19 +271,22 @@ class KMeans(
         init = check_array(self.init, dtype=np.float64, input_name="init")
         if init.shape != (n_clusters, X.shape[1]):
             raise ValueError(
-                f"init has shape {init.shape}, but n_clusters={n_clusters} centres with "
+                f"init has shape {init.shape}, but "
+                f"n_clusters={n_clusters} centres with "
                 f"{X.shape[1]} features need shape {(n_clusters, X.shape[1])}."
             )
         if self.n_init not in ("auto", 1):
             warnings.warn(
-                f"init is an array, so every run starts from the same centres; doing one run "
+                "init is an array, so every run starts from the same "
+                "centres; doing one run "
                 f"instead of n_init={self.n_init}.",
                 RuntimeWarning,
             )
         return init, 1
 
     def predict(self, X):
-        """Index of the nearest centre for each row of ``X``, shape (n_samples,)."""
+        """Index of the nearest centre for each row of ``X``, shape
+        (n_samples,)."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return assign_labels(X, self.cluster_centers_)
@@ -282,13 +297,15 @@ class KMeans(
         return len(self.cluster_centers_)
 
     def transform(self, X):
-        """Euclidean distances from each row of ``X`` to each centre, shape (n_samples, n_clusters)."""
+        """Euclidean distances from each row of ``X`` to each centre, shape
+        (n_samples, n_clusters)."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return np.sqrt(squared_euclidean_distances(X, self.cluster_centers_))
 
     def score(self, X, y=None):
-        """Minus the inertia of ``X`` with respect to the fitted centres (larger is better)."""
+        """Minus the inertia of ``X`` with respect to the fitted centres
+        (larger is better)."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         centers = self.cluster_centers_

@@ -1,4 +1,5 @@
-r"""k-means++ seeding: spread the initial centres out by sampling proportionally to :math:`D(x)^2`."""
+r"""k-means++ seeding: spread the initial centres out by sampling
+proportionally to :math:`D(x)^2`."""
 
 import numpy as np
 from sklearn.utils import check_array
@@ -8,18 +9,20 @@ from ..validation import check_int, check_random_state
 
 
 def kmeans_plusplus(X, n_clusters, *, random_state=None, n_local_trials=None):
-    r"""Choose ``n_clusters`` samples of ``X`` as initial k-means centres by :math:`D^2` sampling.
+    r"""Choose ``n_clusters`` samples of ``X`` as initial k-means centres by
+    :math:`D^2` sampling.
 
-    The first centre is a uniformly random sample. Each next centre is sample :math:`x` with
-    probability
+    The first centre is a uniformly random sample. Each next centre is sample
+    :math:`x` with probability
 
     .. math:: P(x) = \frac{D(x)^2}{\sum_{x'} D(x')^2},
 
-    where :math:`D(x)` is the distance from :math:`x` to the nearest centre chosen so far.
-    With one trial per centre this is the algorithm of Arthur & Vassilvitskii (2007), whose
-    expected k-means objective is at most :math:`8(\ln k + 2)` times the optimum. With
-    ``n_local_trials`` :math:`=t>1` ("greedy k-means++"), :math:`t` candidates are drawn that
-    way and the one that lowers :math:`\sum_x D(x)^2` most is kept.
+    where :math:`D(x)` is the distance from :math:`x` to the nearest centre
+    chosen so far. With one trial per centre this is the algorithm of Arthur &
+    Vassilvitskii (2007), whose expected k-means objective is at most
+    :math:`8(\ln k + 2)` times the optimum. With ``n_local_trials``
+    :math:`=t>1` ("greedy k-means++"), :math:`t` candidates are drawn that way
+    and the one that lowers :math:`\sum_x D(x)^2` most is kept.
 
     Parameters
     ----------
@@ -27,8 +30,9 @@ def kmeans_plusplus(X, n_clusters, *, random_state=None, n_local_trials=None):
     n_clusters : int
     random_state : None, int or numpy.random.Generator
     n_local_trials : int, optional
-        Candidates per centre; ``None`` means :math:`2+\lfloor\ln k\rfloor`, scikit-learn's default.
-        Use 1 for the original algorithm (the one with the guarantee).
+        Candidates per centre; ``None`` means :math:`2+\lfloor\ln k\rfloor`,
+        scikit-learn's default. Use 1 for the original algorithm (the one with
+        the guarantee).
 
     Returns
     -------
@@ -38,9 +42,9 @@ def kmeans_plusplus(X, n_clusters, *, random_state=None, n_local_trials=None):
 
     References
     ----------
-    Arthur & Vassilvitskii, *k-means++: the advantages of careful seeding*, SODA 2007.
-    Same algorithm as ``sklearn.cluster.kmeans_plusplus`` (which draws from a different
-    random stream, so the chosen samples differ).
+    Arthur & Vassilvitskii, *k-means++: the advantages of careful seeding*,
+    SODA 2007. Same algorithm as ``sklearn.cluster.kmeans_plusplus`` (which
+    draws from a different random stream, so the chosen samples differ).
     """
     X, n_clusters, trials, rng = _check_seeding_params(
         X, n_clusters, n_local_trials, random_state

@@ -1,4 +1,5 @@
-"""Matrix decompositions for unsupervised learning, with scikit-learn's names (``sklearn.decomposition``)."""
+"""Matrix decompositions for unsupervised learning, with scikit-learn's names
+(``sklearn.decomposition``)."""
 
 from .pca import PCA
 

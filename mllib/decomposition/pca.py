@@ -1,4 +1,5 @@
-r"""Principal component analysis: the orthogonal directions of largest variance."""
+r"""Principal component analysis: the orthogonal directions of largest
+variance."""
 
 from numbers import Integral, Real
 
@@ -16,52 +17,66 @@ SOLVERS = ("auto", "full", "covariance_eigh")
 
 
 class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
-    r"""Principal component analysis by the SVD of the centred data or ``eigh`` of its covariance.
+    r"""Principal component analysis by the SVD of the centred data or ``eigh``
+    of its covariance.
 
-    With :math:`X_c = X - \mathbf 1\bar x^\top` the centred data and
-    :math:`S = X_c^\top X_c/(n-1)` the sample covariance, the :math:`j`-th principal axis
+    With :math:`X_c = X - \mathbf 1\bar x^\top` the centred data and :math:`S =
+    X_c^\top X_c/(n-1)` the sample covariance, the :math:`j`-th principal axis
     :math:`u_j` maximises the variance of the projections,
 
-    .. math:: u_j = \arg\max_{\lVert u\rVert = 1,\ u\perp u_1,\dots,u_{j-1}} u^\top S u ,
+    .. math::
 
-    so :math:`S u_j = \lambda_j u_j` with :math:`\lambda_1\ge\lambda_2\ge\dots`; equivalently the
-    first :math:`k` axes minimise the mean squared reconstruction error
-    :math:`\frac1n\sum_i\lVert x_i - \bar x - U_kU_k^\top(x_i-\bar x)\rVert^2`. If
-    :math:`X_c = U\Sigma V^\top` is the thin SVD, the axes are the rows of :math:`V^\top` and
-    :math:`\lambda_j = \sigma_j^2/(n-1)` (Jolliffe 2002, ch. 1 and 3.5).
+        u_j = \arg\max_{\lVert u\rVert = 1,\ u\perp u_1,\dots,u_{j-1}}
+            u^\top S u ,
+
+    so :math:`S u_j = \lambda_j u_j` with
+    :math:`\lambda_1\ge\lambda_2\ge\dots`; equivalently the first :math:`k`
+    axes minimise the mean squared reconstruction error
+    :math:`\frac1n\sum_i\lVert x_i - \bar x - U_kU_k^\top(x_i-\bar x)\rVert^2`.
+    If :math:`X_c = U\Sigma V^\top` is the thin SVD, the axes are the rows of
+    :math:`V^\top` and :math:`\lambda_j = \sigma_j^2/(n-1)` (Jolliffe 2002, ch.
+    1 and 3.5).
 
     Parameters
     ----------
     n_components : int, float in (0, 1) or None, default=None
-        Number :math:`k` of components kept; ``None`` keeps :math:`\min(n, d)`. A float keeps
-        the smallest :math:`k` whose cumulative explained-variance ratio *exceeds* it.
+        Number :math:`k` of components kept; ``None`` keeps :math:`\min(n, d)`.
+        A float keeps the smallest :math:`k` whose cumulative
+        explained-variance ratio *exceeds* it.
     whiten : bool, default=False
-        Divide each projection by :math:`\sqrt{\lambda_j}`, so the transformed training data
-        have identity sample covariance. Raises ``ValueError`` if a kept component has
-        (numerically) zero variance, instead of dividing by it.
+        Divide each projection by :math:`\sqrt{\lambda_j}`, so the transformed
+        training data have identity sample covariance. Raises ``ValueError`` if
+        a kept component has (numerically) zero variance, instead of dividing
+        by it.
     svd_solver : {"auto", "full", "covariance_eigh"}, default="auto"
-        ``"full"``: LAPACK SVD of :math:`X_c`, :math:`O(nd\min(n,d))`, every singular
-        value accurate to about :math:`\varepsilon_{\text{mach}}\sigma_1`.
-        ``"covariance_eigh"``: ``eigh`` of the :math:`d\times d` matrix :math:`S`,
-        :math:`O(nd^2 + d^3)`, fastest when :math:`n\gg d`, but forming :math:`S` squares the
-        condition number, so eigenvalues below about :math:`\varepsilon_{\text{mach}}\lambda_1`
-        are lost. ``"auto"``: ``"covariance_eigh"`` when :math:`n\ge 10d` and
-        :math:`d\le 1000`, else ``"full"``.
+        ``"full"``: LAPACK SVD of :math:`X_c`, :math:`O(nd\min(n,d))`, every
+        singular value accurate to about
+        :math:`\varepsilon_{\text{mach}}\sigma_1`. ``"covariance_eigh"``:
+        ``eigh`` of the :math:`d\times d` matrix :math:`S`, :math:`O(nd^2 +
+        d^3)`, fastest when :math:`n\gg d`, but forming :math:`S` squares the
+        condition number, so eigenvalues below about
+        :math:`\varepsilon_{\text{mach}}\lambda_1` are lost. ``"auto"``:
+        ``"covariance_eigh"`` when :math:`n\ge 10d` and :math:`d\le 1000`, else
+        ``"full"``.
 
     Attributes
     ----------
     components_ : ndarray of shape (n_components_, n_features)
-        Principal axes (orthonormal rows), by decreasing variance. **Sign convention**: the
-        entry of largest absolute value in each row is positive (the first such entry on a
-        tie), as scikit-learn's ``svd_flip(..., u_based_decision=False)`` (scikit-learn 1.5 and
-        later), so both solvers return the same axes.
+        Principal axes (orthonormal rows), by decreasing variance. **Sign
+        convention**: the entry of largest absolute value in each row is
+        positive (the first such entry on a tie), as scikit-learn's
+        ``svd_flip(..., u_based_decision=False)`` (scikit-learn 1.5 and later),
+        so both solvers return the same axes.
     explained_variance_ : ndarray of shape (n_components_,)
-        :math:`\lambda_j`, the sample variance (divisor :math:`n-1`) along each axis.
+        :math:`\lambda_j`, the sample variance (divisor :math:`n-1`) along each
+        axis.
     explained_variance_ratio_ : ndarray of shape (n_components_,)
-        :math:`\lambda_j/\sum_{l}\lambda_l`, the sum running over *all* :math:`\min(n, d)`
-        components (the total variance :math:`\operatorname{tr}S`).
+        :math:`\lambda_j/\sum_{l}\lambda_l`, the sum running over *all*
+        :math:`\min(n, d)` components (the total variance
+        :math:`\operatorname{tr}S`).
     singular_values_ : ndarray of shape (n_components_,)
-        :math:`\sigma_j = \sqrt{(n-1)\lambda_j}`, the singular values of :math:`X_c`.
+        :math:`\sigma_j = \sqrt{(n-1)\lambda_j}`, the singular values of
+        :math:`X_c`.
     mean_ : ndarray of shape (n_features,)
     n_components_ : int
     n_samples_ : int
@@ -69,10 +84,11 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
 
     Notes
     -----
-    ``sklearn.decomposition.PCA`` with the same ``n_components``, ``whiten`` and
-    ``svd_solver`` gives the same attributes and transforms (one difference: where
-    scikit-learn's ``"auto"`` would pick its approximate randomized solver, this one uses
-    ``"full"``). No ``"mle"`` choice of :math:`k`, sparse input, or randomized/ARPACK solvers.
+    ``sklearn.decomposition.PCA`` with the same ``n_components``, ``whiten``
+    and ``svd_solver`` gives the same attributes and transforms (one
+    difference: where scikit-learn's ``"auto"`` would pick its approximate
+    randomized solver, this one uses ``"full"``). No ``"mle"`` choice of
+    :math:`k`, sparse input, or randomized/ARPACK solvers.
     """
 
     def __init__(self, n_components=None, *, whiten=False, svd_solver="auto"):
@@ -130,21 +146,24 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         return self.n_components_
 
     def transform(self, X):
-        r"""Project: :math:`z = U_k^\top(x-\bar x)`, divided by :math:`\sqrt{\lambda_j}` if ``whiten``.
-        Returns shape (n_samples, n_components_)."""
+        r"""Project: :math:`z = U_k^\top(x-\bar x)`, divided by
+        :math:`\sqrt{\lambda_j}` if ``whiten``. Returns shape (n_samples,
+        n_components_)."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         Z = (X - self.mean_) @ self.components_.T
         return Z / np.sqrt(self.explained_variance_) if self.whiten else Z
 
     def inverse_transform(self, Z):
-        r"""Map back: :math:`\hat x = \bar x + U_k z` (undoing the whitening first). The result is the
-        orthogonal projection of the original point onto the fitted affine subspace."""
+        r"""Map back: :math:`\hat x = \bar x + U_k z` (undoing the whitening
+        first). The result is the orthogonal projection of the original point
+        onto the fitted affine subspace."""
         check_is_fitted(self)
         Z = check_array(Z, dtype=np.float64, input_name="Z")
         if Z.shape[1] != self.n_components_:
             raise ValueError(
-                f"Z has {Z.shape[1]} columns, but this PCA keeps {self.n_components_} "
+                f"Z has {Z.shape[1]} columns, but this PCA keeps "
+                f"{self.n_components_} "
                 "components. Pass the output of transform."
             )
         if self.whiten:
@@ -154,7 +173,8 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     def _solver(self, n, d):
         if self.svd_solver not in SOLVERS:
             raise ValueError(
-                f"svd_solver must be one of {SOLVERS}; got {self.svd_solver!r}."
+                f"svd_solver must be one of {SOLVERS}; got "
+                f"{self.svd_solver!r}."
             )
         if self.svd_solver == "auto":
             return "covariance_eigh" if n >= 10 * d and d <= 1000 else "full"
@@ -167,12 +187,14 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         if isinstance(k, Integral) and not isinstance(k, bool):
             if not 1 <= k <= rank_bound:
                 raise ValueError(
-                    f"n_components={k} must be between 1 and min(n_samples, n_features)="
+                    f"n_components={k} must be between 1 and "
+                    "min(n_samples, n_features)="
                     f"{rank_bound}."
                 )
             return int(k)
         if isinstance(k, Real) and not isinstance(k, bool) and 0 < k < 1:
-            # The smallest k whose cumulative ratio exceeds the fraction (scikit-learn's rule).
+            # The smallest k whose cumulative ratio exceeds the fraction
+            # (scikit-learn's rule).
             return int(
                 min(
                     np.searchsorted(np.cumsum(ratios), k, side="right") + 1,
@@ -180,7 +202,8 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                 )
             )
         raise ValueError(
-            f"n_components must be None, an int >= 1 or a float in (0, 1) (a fraction of "
+            "n_components must be None, an int >= 1 or a float in (0, "
+            "1) (a fraction of "
             f"variance to keep); got {k!r}."
         )
 

@@ -1,4 +1,5 @@
-"""Ensembles of trees (or other models): bagging, random forests, AdaBoost and gradient boosting."""
+"""Ensembles of trees (or other models): bagging, random forests, AdaBoost and
+gradient boosting."""
 
 from .adaboost import AdaBoostClassifier
 from .bagging import BaggingClassifier, BaggingRegressor

@@ -1,24 +1,35 @@
-r"""AdaBoost (discrete SAMME): reweight the training points, fit a weak learner, repeat.
+r"""AdaBoost (discrete SAMME): reweight the training points, fit a weak
+learner, repeat.
 
-With weights :math:`D_t(i)` summing to one (:math:`D_1(i)=1/n`), round :math:`t` fits a weak
-classifier :math:`h_t` to the weighted data, measures its weighted error
-:math:`\varepsilon_t=\sum_i D_t(i)\,\mathbb 1[h_t(x_i)\ne y_i]`, gives it the vote
+With weights :math:`D_t(i)` summing to one (:math:`D_1(i)=1/n`), round
+:math:`t` fits a weak classifier :math:`h_t` to the weighted data, measures its
+weighted error :math:`\varepsilon_t=\sum_i D_t(i)\,\mathbb 1[h_t(x_i)\ne y_i]`,
+gives it the vote
 
-.. math:: \beta_t = \eta\Bigl(\log\frac{1-\varepsilon_t}{\varepsilon_t} + \log(K-1)\Bigr),
+.. math::
 
-multiplies the weights of the points it misclassified by :math:`e^{\beta_t}` and renormalises.
-The ensemble predicts the class with the largest total vote. For :math:`K=2` classes and
-learning rate :math:`\eta=1` this is Freund & Schapire's AdaBoost: with labels in
-:math:`\{-1,+1\}`, :math:`\beta_t=2\alpha_t` where :math:`\alpha_t=\tfrac12\log\frac{1-\varepsilon_t}{\varepsilon_t}`,
-and the update :math:`D_{t+1}(i)\propto D_t(i)e^{-\alpha_t y_ih_t(x_i)}` differs from
-:math:`D_t(i)e^{\beta_t\mathbb 1[h_t(x_i)\ne y_i]}` only by a factor :math:`e^{\alpha_t}` common to all points.
+    \beta_t = \eta\Bigl(\log\frac{1-\varepsilon_t}{\varepsilon_t}
+        + \log(K-1)\Bigr),
 
-Boosting stops early if a learner is perfect (:math:`\varepsilon_t=0`: it gets vote 1 and the
-loop ends) or no better than chance (:math:`\varepsilon_t\ge 1-1/K`: it is discarded). Same
-parameters, fitted attributes (``estimator_weights_`` :math:`=\beta_t`, ``estimator_errors_``
-:math:`=\varepsilon_t`) and decision function as scikit-learn's ``AdaBoostClassifier``.
+multiplies the weights of the points it misclassified by :math:`e^{\beta_t}`
+and renormalises. The ensemble predicts the class with the largest total vote.
+For :math:`K=2` classes and learning rate :math:`\eta=1` this is Freund &
+Schapire's AdaBoost: with labels in :math:`\{-1,+1\}`,
+:math:`\beta_t=2\alpha_t` where
+:math:`\alpha_t=\tfrac12\log\frac{1-\varepsilon_t}{\varepsilon_t}`, and the
+update :math:`D_{t+1}(i)\propto D_t(i)e^{-\alpha_t y_ih_t(x_i)}` differs from
+:math:`D_t(i)e^{\beta_t\mathbb 1[h_t(x_i)\ne y_i]}` only by a factor
+:math:`e^{\alpha_t}` common to all points.
 
-References: Freund & Schapire (1997); Zhu, Zou, Rosset & Hastie (2009), *Multi-class AdaBoost*.
+Boosting stops early if a learner is perfect (:math:`\varepsilon_t=0`: it gets
+vote 1 and the loop ends) or no better than chance (:math:`\varepsilon_t\ge
+1-1/K`: it is discarded). Same parameters, fitted attributes
+(``estimator_weights_`` :math:`=\beta_t`, ``estimator_errors_``
+:math:`=\varepsilon_t`) and decision function as scikit-learn's
+``AdaBoostClassifier``.
+
+References: Freund & Schapire (1997); Zhu, Zou, Rosset & Hastie (2009),
+*Multi-class AdaBoost*.
 """
 
 import inspect
@@ -42,7 +53,8 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
     Parameters
     ----------
     estimator : classifier accepting ``sample_weight`` in ``fit``, optional
-        The weak learner; ``DecisionTreeClassifier(max_depth=1)`` (a stump) by default.
+        The weak learner; ``DecisionTreeClassifier(max_depth=1)`` (a stump) by
+        default.
     n_estimators : int
         Maximum number of rounds :math:`T`.
     learning_rate : float, positive
@@ -53,11 +65,13 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
     Attributes
     ----------
     classes_, n_classes_
-    estimators_ : list of fitted weak learners (fewer than ``n_estimators`` after an early stop)
+    estimators_ : list of fitted weak learners
+        Fewer than ``n_estimators`` after an early stop.
     estimator_weights_ : ndarray of shape (n_estimators,)
         The votes :math:`\\beta_t` (0 for rounds that did not run).
     estimator_errors_ : ndarray of shape (n_estimators,)
-        The weighted errors :math:`\\varepsilon_t` (1 for rounds that did not run).
+        The weighted errors :math:`\\varepsilon_t` (1 for rounds that did not
+        run).
     """
 
     def __init__(
@@ -148,13 +162,15 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         return self
 
     def staged_decision_function(self, X):
-        """The decision function after each round: a generator of arrays (see :meth:`decision_function`)."""
+        """The decision function after each round: a generator of arrays (see
+        :meth:`decision_function`)."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         K = self.n_classes_
         votes, total = np.zeros((len(X), K)), 0.0
         for learner, weight in zip(self.estimators_, self.estimator_weights_):
-            # a learner votes +weight for its class and -weight/(K-1) for each other class
+            # a learner votes +weight for its class and -weight/(K-1) for each
+            # other class
             mine = np.eye(K, dtype=bool)[learner.predict(X)]
             votes += np.where(mine, weight, -weight / (K - 1))
             total += weight
@@ -165,14 +181,17 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
             )
 
     def decision_function(self, X):
-        r"""Normalised votes: shape (n_samples, n_classes), or, for two classes, shape (n_samples,)
-        equal to :math:`2\sum_t\beta_th_t(x)/\sum_t\beta_t\in[-2,2]` with :math:`h_t=\pm1`
-        (positive means ``classes_[1]``), as in scikit-learn."""
+        r"""Normalised votes: shape (n_samples, n_classes), or, for two
+        classes, shape (n_samples,) equal to
+        :math:`2\sum_t\beta_th_t(x)/\sum_t\beta_t\in[-2,2]` with
+        :math:`h_t=\pm1` (positive means ``classes_[1]``), as in scikit-learn.
+        """
         *_, last = self.staged_decision_function(X)
         return last
 
     def staged_predict(self, X):
-        """Predictions after each round: a generator of arrays of shape (n_samples,)."""
+        """Predictions after each round: a generator of arrays of shape
+        (n_samples,)."""
         for decision in self.staged_decision_function(X):
             yield self._to_class(decision)
 

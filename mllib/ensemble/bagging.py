@@ -1,19 +1,24 @@
-r"""Bagging: fit one model per bootstrap sample and average them; out-of-bag error for free.
+r"""Bagging: fit one model per bootstrap sample and average them; out-of-bag
+error for free.
 
-Each of the :math:`B` members is trained on a bootstrap sample, :math:`n` draws with
-replacement from the :math:`n` training points (a point drawn :math:`c` times is fitted with
-weight :math:`c`, or repeated :math:`c` times if the member takes no weights), optionally on a
-random subset of the features (the *random-subspace* method, one subset per member). A point
-is left out of a given bootstrap sample with probability :math:`(1-1/n)^n\to e^{-1}\approx0.368`,
-so every point is *out of bag* for about a third of the members; averaging those members'
-predictions for it gives an honest estimate of the test error without a hold-out set.
+Each of the :math:`B` members is trained on a bootstrap sample, :math:`n` draws
+with replacement from the :math:`n` training points (a point drawn :math:`c`
+times is fitted with weight :math:`c`, or repeated :math:`c` times if the
+member takes no weights), optionally on a random subset of the features (the
+*random-subspace* method, one subset per member). A point is left out of a
+given bootstrap sample with probability :math:`(1-1/n)^n\to
+e^{-1}\approx0.368`, so every point is *out of bag* for about a third of the
+members; averaging those members' predictions for it gives an honest estimate
+of the test error without a hold-out set.
 
-Classifiers average the members' class probabilities (soft voting; for fully grown trees,
-whose leaves are pure, this is the majority vote); regressors average the predictions.
-Same parameters and attributes as scikit-learn's ``BaggingClassifier`` / ``BaggingRegressor``
-(``bootstrap_features=False``); the random draws differ (numpy's ``Generator``).
+Classifiers average the members' class probabilities (soft voting; for fully
+grown trees, whose leaves are pure, this is the majority vote); regressors
+average the predictions. Same parameters and attributes as scikit-learn's
+``BaggingClassifier`` / ``BaggingRegressor`` (``bootstrap_features=False``);
+the random draws differ (numpy's ``Generator``).
 
-Reference: Breiman (1996), *Bagging predictors*; Ho (1998), *The random subspace method*.
+Reference: Breiman (1996), *Bagging predictors*; Ho (1998), *The random
+subspace method*.
 """
 
 import inspect
@@ -30,7 +35,8 @@ from ..validation import check_int, check_random_state, encode_classes
 
 
 class BaseBagging(BaseEstimator):
-    """The bootstrap loop and the out-of-bag bookkeeping shared by all bagged ensembles."""
+    """The bootstrap loop and the out-of-bag bookkeeping shared by all bagged
+    ensembles."""
 
     def __init__(
         self,
@@ -120,7 +126,8 @@ class BaseBagging(BaseEstimator):
         return self
 
     def _member_outputs(self, X):
-        """Each member's prediction on its own features: a generator of arrays."""
+        """Each member's prediction on its own features: a generator of
+        arrays."""
         for member, features in zip(
             self.estimators_, self.estimators_features_
         ):
@@ -161,13 +168,16 @@ class BaggingClassifier(ClassifierMixin, BaseBagging):
     Parameters
     ----------
     estimator : classifier, optional
-        The member to clone; a fully grown :class:`~mllib.tree.DecisionTreeClassifier` by default.
+        The member to clone; a fully grown
+        :class:`~mllib.tree.DecisionTreeClassifier` by default.
     n_estimators : int
         :math:`B`, the number of members.
     max_samples : None, int or float
-        Draws per member (a fraction of :math:`n` for a float; :math:`n` for None).
+        Draws per member (a fraction of :math:`n` for a float; :math:`n` for
+        None).
     max_features : int or float
-        Features per member, chosen at random once per member (1.0: all of them).
+        Features per member, chosen at random once per member (1.0: all of
+        them).
     bootstrap : bool
         Draw with replacement (otherwise without: *pasting*).
     oob_score : bool
@@ -184,14 +194,16 @@ class BaggingClassifier(ClassifierMixin, BaseBagging):
     oob_score_ : float
         Accuracy of the out-of-bag predictions (only with ``oob_score=True``).
     oob_decision_function_ : ndarray of shape (n_samples, n_classes)
-        Averaged out-of-bag class probabilities (NaN for a point that was never out of bag).
+        Averaged out-of-bag class probabilities (NaN for a point that was never
+        out of bag).
     """
 
     def _default_estimator(self):
         return DecisionTreeClassifier()
 
     def fit(self, X, y):
-        """Fit the members on bootstrap samples of ``X`` (n_samples, n_features) and labels ``y``; return self."""
+        """Fit the members on bootstrap samples of ``X`` (n_samples,
+        n_features) and labels ``y``; return self."""
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, y_index = encode_classes(y, estimator=self)
         self.n_classes_ = len(self.classes_)
@@ -201,7 +213,8 @@ class BaggingClassifier(ClassifierMixin, BaseBagging):
         return (self.n_classes_,)
 
     def _member_output(self, member, X):
-        """The member's probabilities for all classes, columns of classes its sample lacked set to 0."""
+        """The member's probabilities for all classes, columns of classes its
+        sample lacked set to 0."""
         proba = np.zeros((len(X), self.n_classes_))
         if hasattr(member, "predict_proba"):
             proba[:, member.classes_] = member.predict_proba(X)
@@ -214,13 +227,15 @@ class BaggingClassifier(ClassifierMixin, BaseBagging):
         self.oob_score_ = accuracy_score(y[seen], np.argmax(oob[seen], axis=1))
 
     def predict_proba(self, X):
-        """Average of the members' class probabilities, shape (n_samples, n_classes)."""
+        """Average of the members' class probabilities, shape (n_samples,
+        n_classes)."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return sum(self._member_outputs(X)) / len(self.estimators_)
 
     def predict(self, X):
-        """The class with the largest average probability, shape (n_samples,)."""
+        """The class with the largest average probability, shape
+        (n_samples,)."""
         proba = self.predict_proba(X)
         return self.classes_[np.argmax(proba, axis=1)]
 
@@ -228,16 +243,18 @@ class BaggingClassifier(ClassifierMixin, BaseBagging):
 class BaggingRegressor(RegressorMixin, BaseBagging):
     """Bagged regressors: the average of the members' predictions.
 
-    Parameters as :class:`BaggingClassifier` (the default member is a fully grown
-    :class:`~mllib.tree.DecisionTreeRegressor`). ``oob_score_`` is the out-of-bag :math:`R^2`
-    and ``oob_prediction_`` (shape (n_samples,)) the averaged out-of-bag predictions.
+    Parameters as :class:`BaggingClassifier` (the default member is a fully
+    grown :class:`~mllib.tree.DecisionTreeRegressor`). ``oob_score_`` is the
+    out-of-bag :math:`R^2` and ``oob_prediction_`` (shape (n_samples,)) the
+    averaged out-of-bag predictions.
     """
 
     def _default_estimator(self):
         return DecisionTreeRegressor()
 
     def fit(self, X, y):
-        """Fit the members on bootstrap samples of ``X`` (n_samples, n_features) and targets ``y``; return self."""
+        """Fit the members on bootstrap samples of ``X`` (n_samples,
+        n_features) and targets ``y``; return self."""
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         return self._fit_members(X, y)
 
@@ -259,12 +276,14 @@ class BaggingRegressor(RegressorMixin, BaseBagging):
 
 
 def _count(value, total, name):
-    """An absolute count from an int in [1, total] or a fraction in (0, 1] of ``total``."""
+    """An absolute count from an int in [1, total] or a fraction in (0, 1] of
+    ``total``."""
     if isinstance(value, numbers.Integral) and not isinstance(value, bool):
         if 1 <= value <= total:
             return int(value)
     elif isinstance(value, numbers.Real) and 0 < value <= 1:
         return max(1, int(value * total))
     raise ValueError(
-        f"{name} must be an integer in [1, {total}] or a fraction in (0, 1]; got {value!r}."
+        f"{name} must be an integer in [1, {total}] or a fraction in (0, "
+        f"1]; got {value!r}."
     )

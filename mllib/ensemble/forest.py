@@ -1,17 +1,22 @@
-r"""Random forests: bagged trees that also draw a random subset of features at every split.
+r"""Random forests: bagged trees that also draw a random subset of features at
+every split.
 
-The average of :math:`B` identically distributed predictors with variance :math:`\sigma^2` and
-pairwise correlation :math:`\rho` has variance :math:`\rho\sigma^2 + (1-\rho)\sigma^2/B`: more
-trees remove only the second term. Bagged trees grown on the same data are strongly correlated
-(they tend to split on the same strong features), so a forest searches only ``max_features``
-randomly chosen features at each node, which lowers :math:`\rho` at a small cost in bias. This is
-not the random-subspace method (:class:`~mllib.ensemble.BaggingClassifier` with
-``max_features < 1``), which draws one subset per *tree*.
+The average of :math:`B` identically distributed predictors with variance
+:math:`\sigma^2` and pairwise correlation :math:`\rho` has variance
+:math:`\rho\sigma^2 + (1-\rho)\sigma^2/B`: more trees remove only the second
+term. Bagged trees grown on the same data are strongly correlated (they tend to
+split on the same strong features), so a forest searches only ``max_features``
+randomly chosen features at each node, which lowers :math:`\rho` at a small
+cost in bias. This is not the random-subspace method
+(:class:`~mllib.ensemble.BaggingClassifier` with ``max_features < 1``), which
+draws one subset per *tree*.
 
-Same parameters, defaults and attributes as scikit-learn's ``RandomForestClassifier`` /
-``RandomForestRegressor`` (a subset); the random draws differ.
+Same parameters, defaults and attributes as scikit-learn's
+``RandomForestClassifier`` / ``RandomForestRegressor`` (a subset); the random
+draws differ.
 
-Reference: Breiman (2001), *Random forests*; Hastie, Tibshirani & Friedman (2009), chapter 15.
+Reference: Breiman (2001), *Random forests*; Hastie, Tibshirani & Friedman
+(2009), chapter 15.
 """
 
 import numpy as np
@@ -21,7 +26,8 @@ from .bagging import BaggingClassifier, BaggingRegressor
 
 
 class _Forest:
-    """Members are trees with the forest's parameters; every tree sees every feature."""
+    """Members are trees with the forest's parameters; every tree sees every
+    feature."""
 
     def _make_estimator(self, seed):
         tree = (
@@ -43,7 +49,8 @@ class _Forest:
 
     @property
     def feature_importances_(self):
-        """Mean over the trees of their normalised impurity decreases, shape (n_features,)."""
+        """Mean over the trees of their normalised impurity decreases, shape
+        (n_features,)."""
         mean = np.mean(
             [tree.feature_importances_ for tree in self.estimators_], axis=0
         )
@@ -51,7 +58,8 @@ class _Forest:
 
 
 class RandomForestClassifier(_Forest, BaggingClassifier):
-    """A forest of classification trees; predicts the class with the largest average probability.
+    """A forest of classification trees; predicts the class with the largest
+    average probability.
 
     Parameters
     ----------
@@ -66,8 +74,8 @@ class RandomForestClassifier(_Forest, BaggingClassifier):
 
     Attributes
     ----------
-    estimators_, estimators_samples_, classes_, n_classes_, oob_score_, oob_decision_function_,
-    feature_importances_
+    estimators_, estimators_samples_, classes_, n_classes_, oob_score_,
+    oob_decision_function_, feature_importances_
     """
 
     def __init__(
@@ -99,9 +107,10 @@ class RandomForestClassifier(_Forest, BaggingClassifier):
 class RandomForestRegressor(_Forest, BaggingRegressor):
     """A forest of regression trees; predicts the average of the trees.
 
-    Parameters and attributes as :class:`RandomForestClassifier`, with ``criterion="squared_error"``
-    and ``max_features=1.0`` (all features: scikit-learn's default for regression) by default;
-    ``oob_score_`` is the out-of-bag :math:`R^2` and ``oob_prediction_`` the out-of-bag predictions.
+    Parameters and attributes as :class:`RandomForestClassifier`, with
+    ``criterion="squared_error"`` and ``max_features=1.0`` (all features:
+    scikit-learn's default for regression) by default; ``oob_score_`` is the
+    out-of-bag :math:`R^2` and ``oob_prediction_`` the out-of-bag predictions.
     """
 
     def __init__(

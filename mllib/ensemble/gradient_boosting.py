@@ -1,31 +1,40 @@
-r"""Gradient boosting: functional gradient descent with regression trees as the steps.
+r"""Gradient boosting: functional gradient descent with regression trees as the
+steps.
 
-To minimise :math:`\sum_i \ell(y_i, F(x_i))` over additive models :math:`F = F_0 + \nu\sum_m h_m`,
-start from the best constant :math:`F_0` and at stage :math:`m`
+To minimise :math:`\sum_i \ell(y_i, F(x_i))` over additive models :math:`F =
+F_0 + \nu\sum_m h_m`, start from the best constant :math:`F_0` and at stage
+:math:`m`
 
-1. compute the pseudo-residuals :math:`r_i = -\partial \ell(y_i, F)/\partial F\,|_{F=F_{m-1}(x_i)}`,
-   the negative gradient of the loss at the current fit (one number per training point);
-2. fit a regression tree :math:`h_m` to them by least squares (the projection of the gradient
-   step onto the trees);
-3. replace each leaf value by the best step for the loss in that leaf (for the log-loss, one
-   Newton step :math:`\sum_{\text{leaf}} r_i / \sum_{\text{leaf}} p_i(1-p_i)`);
-4. update :math:`F_m = F_{m-1} + \nu h_m` with the learning rate (shrinkage) :math:`\nu`.
+1. compute the pseudo-residuals :math:`r_i = -\partial \ell(y_i, F)/\partial
+   F\,|_{F=F_{m-1}(x_i)}`, the negative gradient of the loss at the current fit
+   (one number per training point);
+2. fit a regression tree :math:`h_m` to them by least squares (the projection
+   of the gradient step onto the trees);
+3. replace each leaf value by the best step for the loss in that leaf (for the
+   log-loss, one Newton step :math:`\sum_{\text{leaf}} r_i / \sum_{\text{leaf}}
+   p_i(1-p_i)`);
+4. update :math:`F_m = F_{m-1} + \nu h_m` with the learning rate (shrinkage)
+   :math:`\nu`.
 
-For the squared loss :math:`\tfrac12(y-F)^2` the pseudo-residuals are the ordinary residuals
-:math:`y-F`, and the leaf means are already the best steps. For binary classification with the
-log-loss (labels :math:`y\in\{0,1\}`, :math:`p=\sigma(F)`) they are :math:`y-p`. With
-``subsample < 1`` each tree is fitted on a random fraction of the points drawn without
-replacement (stochastic gradient boosting).
+For the squared loss :math:`\tfrac12(y-F)^2` the pseudo-residuals are the
+ordinary residuals :math:`y-F`, and the leaf means are already the best steps.
+For binary classification with the log-loss (labels :math:`y\in\{0,1\}`,
+:math:`p=\sigma(F)`) they are :math:`y-p`. With ``subsample < 1`` each tree is
+fitted on a random fraction of the points drawn without replacement (stochastic
+gradient boosting).
 
-Same parameters (a subset), objective, trees and ``train_score_`` as scikit-learn's
-``GradientBoostingRegressor`` (``loss="squared_error"``) and ``GradientBoostingClassifier``
-(``loss="log_loss"``, two classes). ``train_score_`` is the mean squared error, and for the
-classifier the binomial deviance :math:`2\times` the mean log-loss, as in scikit-learn. With
-``subsample < 1`` scikit-learn keeps the left-out points in the tree with weight zero (they can
-shift thresholds); here the tree sees only the drawn points.
+Same parameters (a subset), objective, trees and ``train_score_`` as
+scikit-learn's ``GradientBoostingRegressor`` (``loss="squared_error"``) and
+``GradientBoostingClassifier`` (``loss="log_loss"``, two classes).
+``train_score_`` is the mean squared error, and for the classifier the binomial
+deviance :math:`2\times` the mean log-loss, as in scikit-learn. With
+``subsample < 1`` scikit-learn keeps the left-out points in the tree with
+weight zero (they can shift thresholds); here the tree sees only the drawn
+points.
 
-References: Friedman (2001), *Greedy function approximation: a gradient boosting machine*;
-Friedman (2002), *Stochastic gradient boosting*; Mason, Baxter, Bartlett & Frean (2000).
+References: Friedman (2001), *Greedy function approximation: a gradient
+boosting machine*; Friedman (2002), *Stochastic gradient boosting*; Mason,
+Baxter, Bartlett & Frean (2000).
 """
 
 import numpy as np
@@ -45,7 +54,8 @@ from ..validation import (
 
 
 class BaseGradientBoosting(BaseEstimator):
-    """The boosting loop; subclasses supply the loss, its negative gradient and the leaf update."""
+    """The boosting loop; subclasses supply the loss, its negative gradient and
+    the leaf update."""
 
     def __init__(
         self,
@@ -107,7 +117,8 @@ class BaseGradientBoosting(BaseEstimator):
         return self
 
     def _update_leaves(self, tree, X, residual, raw):
-        """Replace the leaf means by the loss's best steps (nothing to do for the squared loss)."""
+        """Replace the leaf means by the loss's best steps (nothing to do for
+        the squared loss)."""
 
     def _raw_predict_stages(self, X):
         check_is_fitted(self)
@@ -168,7 +179,8 @@ class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
         )
 
     def fit(self, X, y):
-        """Boost on ``X`` (n_samples, n_features) and real targets ``y``; return self."""
+        """Boost on ``X`` (n_samples, n_features) and real targets ``y``;
+        return self."""
         if self.loss != "squared_error":
             raise ValueError(
                 f'loss must be "squared_error"; got {self.loss!r}.'
@@ -190,7 +202,8 @@ class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
         return float(np.mean(losses.squared(y - raw)))
 
     def staged_predict(self, X):
-        """Predictions after each stage: a generator of arrays of shape (n_samples,)."""
+        """Predictions after each stage: a generator of arrays of shape
+        (n_samples,)."""
         yield from self._raw_predict_stages(X)
 
     def predict(self, X):
@@ -200,10 +213,12 @@ class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
 
 
 class GradientBoostingClassifier(ClassifierMixin, BaseGradientBoosting):
-    """Gradient boosting of regression trees for binary classification with the log-loss.
+    """Gradient boosting of regression trees for binary classification with the
+    log-loss.
 
-    The model is the log-odds :math:`F(x)=\\log\\frac{P(y=1\\mid x)}{P(y=0\\mid x)}`, where class 1 is
-    ``classes_[1]``. Parameters as :class:`GradientBoostingRegressor`, with ``loss="log_loss"``.
+    The model is the log-odds :math:`F(x)=\\log\\frac{P(y=1\\mid x)}{P(y=0\\mid
+    x)}`, where class 1 is ``classes_[1]``. Parameters as
+    :class:`GradientBoostingRegressor`, with ``loss="log_loss"``.
 
     Attributes
     ----------
@@ -244,7 +259,8 @@ class GradientBoostingClassifier(ClassifierMixin, BaseGradientBoosting):
         return tags
 
     def fit(self, X, y):
-        """Boost on ``X`` (n_samples, n_features) and two-class labels ``y``; return self."""
+        """Boost on ``X`` (n_samples, n_features) and two-class labels ``y``;
+        return self."""
         if self.loss != "log_loss":
             raise ValueError(f'loss must be "log_loss"; got {self.loss!r}.')
         X, y = validate_data(self, X, y, dtype=np.float64)
@@ -266,7 +282,8 @@ class GradientBoostingClassifier(ClassifierMixin, BaseGradientBoosting):
         return y - expit(raw)  # = -d/dF log(1 + exp(-(2y-1) F))
 
     def _update_leaves(self, tree, X, residual, raw):
-        # one Newton step per leaf: sum of gradients over sum of Hessians p(1 - p) (Friedman 2001, Alg. 5)
+        # one Newton step per leaf: sum of gradients over sum of Hessians p(1 -
+        # p) (Friedman 2001, Alg. 5)
         leaf = tree.apply(X)
         p = expit(raw)
         gradient_sum = np.bincount(
@@ -276,7 +293,8 @@ class GradientBoostingClassifier(ClassifierMixin, BaseGradientBoosting):
             leaf, weights=p * (1 - p), minlength=tree.tree_.node_count
         )
         leaves = np.unique(leaf)
-        # a leaf where every p is 0 or 1 cannot improve the loss: step 0 (as scikit-learn does)
+        # a leaf where every p is 0 or 1 cannot improve the loss: step 0 (as
+        # scikit-learn does)
         tree.tree_.value[leaves, 0, 0] = np.divide(
             gradient_sum[leaves],
             hessian_sum[leaves],
@@ -288,11 +306,13 @@ class GradientBoostingClassifier(ClassifierMixin, BaseGradientBoosting):
         return 2.0 * float(np.mean(losses.logistic((2 * y - 1) * raw)))
 
     def staged_decision_function(self, X):
-        """The log-odds after each stage: a generator of arrays of shape (n_samples,)."""
+        """The log-odds after each stage: a generator of arrays of shape
+        (n_samples,)."""
         yield from self._raw_predict_stages(X)
 
     def decision_function(self, X):
-        """The log-odds :math:`F(x)`, shape (n_samples,); positive means ``classes_[1]``."""
+        """The log-odds :math:`F(x)`, shape (n_samples,); positive means
+        ``classes_[1]``."""
         *_, last = self._raw_predict_stages(X)
         return last
 
@@ -302,11 +322,13 @@ class GradientBoostingClassifier(ClassifierMixin, BaseGradientBoosting):
         return np.column_stack([1 - p, p])
 
     def staged_predict(self, X):
-        """Predictions after each stage: a generator of arrays of shape (n_samples,)."""
+        """Predictions after each stage: a generator of arrays of shape
+        (n_samples,)."""
         for raw in self._raw_predict_stages(X):
             yield self.classes_[(raw > 0).astype(int)]
 
     def predict(self, X):
-        """``classes_[1]`` where the log-odds are positive, shape (n_samples,)."""
+        """``classes_[1]`` where the log-odds are positive, shape
+        (n_samples,)."""
         positive = self.decision_function(X) > 0
         return self.classes_[positive.astype(int)]

@@ -1,4 +1,5 @@
-"""Gaussian processes, with scikit-learn's names: ``GaussianProcessRegressor`` and ``kernels``."""
+"""Gaussian processes, with scikit-learn's names: ``GaussianProcessRegressor``
+and ``kernels``."""
 
 from . import kernels
 from .regression import GaussianProcessRegressor

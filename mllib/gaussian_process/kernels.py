@@ -1,20 +1,23 @@
-r"""Covariance functions for Gaussian processes, with hyperparameters in log space.
+r"""Covariance functions for Gaussian processes, with hyperparameters in log
+space.
 
-A kernel is called like a function, ``kernel(X, Y=None, eval_gradient=False)``, and
-returns the matrix :math:`K_{ij}=k(x_i, y_j)`. Each positive hyperparameter
+A kernel is called like a function, ``kernel(X, Y=None, eval_gradient=False)``,
+and returns the matrix :math:`K_{ij}=k(x_i, y_j)`. Each positive hyperparameter
 :math:`\theta_j` (a length-scale, a variance, a noise level) is exposed through
-``kernel.theta``, the vector of :math:`\log\theta_j`, and ``kernel.bounds``, its box in log
-space, because the evidence is maximised over :math:`\log\theta` (positivity for free, and
-the scale of a length-scale is multiplicative). With ``eval_gradient=True`` the kernel also
-returns :math:`\partial K/\partial\log\theta_j` as an array of shape (n, n, n_dims), which
-is :math:`\theta_j\,\partial K/\partial\theta_j`. A hyperparameter whose bounds are
-``"fixed"`` is left out of ``theta``. ``k1 + k2`` and ``k1 * k2`` build sums and products,
-and a number in either acts as a :class:`ConstantKernel`.
+``kernel.theta``, the vector of :math:`\log\theta_j`, and ``kernel.bounds``,
+its box in log space, because the evidence is maximised over :math:`\log\theta`
+(positivity for free, and the scale of a length-scale is multiplicative). With
+``eval_gradient=True`` the kernel also returns :math:`\partial
+K/\partial\log\theta_j` as an array of shape (n, n, n_dims), which is
+:math:`\theta_j\,\partial K/\partial\theta_j`. A hyperparameter whose bounds
+are ``"fixed"`` is left out of ``theta``. ``k1 + k2`` and ``k1 * k2`` build
+sums and products, and a number in either acts as a :class:`ConstantKernel`.
 
 Names, defaults, bounds and ``theta`` ordering are those of
 ``sklearn.gaussian_process.kernels``, so a kernel here and there with the same
-hyperparameters gives the same matrices and the same ``theta``.
-Reference: Rasmussen & Williams (2006), *Gaussian Processes for Machine Learning*, ch. 4–5.
+hyperparameters gives the same matrices and the same ``theta``. Reference:
+Rasmussen & Williams (2006), *Gaussian Processes for Machine Learning*, ch.
+4–5.
 """
 
 import numpy as np
@@ -27,8 +30,9 @@ from ..kernels import squared_euclidean_distances
 class Kernel(BaseEstimator):
     """Base class: log-space hyperparameters, bounds, ``+`` and ``*``.
 
-    Subclasses list their positive hyperparameters in ``_hyperparameters``; the bounds of
-    hyperparameter ``name`` live in the constructor argument ``name + "_bounds"``.
+    Subclasses list their positive hyperparameters in ``_hyperparameters``; the
+    bounds of hyperparameter ``name`` live in the constructor argument ``name +
+    "_bounds"``.
     """
 
     _hyperparameters = ()
@@ -53,7 +57,8 @@ class Kernel(BaseEstimator):
         theta = np.asarray(theta, dtype=float).reshape(-1)
         if len(theta) != self.n_dims:
             raise ValueError(
-                f"theta has {len(theta)} entries; this kernel has {self.n_dims}."
+                f"theta has {len(theta)} entries; this kernel has "
+                f"{self.n_dims}."
             )
         for name, value in zip(self._free(), theta):
             setattr(self, name, float(np.exp(value)))
@@ -72,17 +77,20 @@ class Kernel(BaseEstimator):
         return len(self._free())
 
     def _gradient(self, dK):
-        """Stack ``dK`` = ∂K/∂log θ as (n, n, 1), or return (n, n, 0) when θ is fixed."""
+        """Stack ``dK`` = ∂K/∂log θ as (n, n, 1), or return (n, n, 0) when θ is
+        fixed."""
         return dK[:, :, None] if self.n_dims else np.empty(dK.shape + (0,))
 
     def clone_with_theta(self, theta):
-        """A copy of this kernel with ``theta`` set (the original is left unchanged)."""
+        """A copy of this kernel with ``theta`` set (the original is left
+        unchanged)."""
         kernel = clone(self)
         kernel.theta = theta
         return kernel
 
     def diag(self, X):
-        """The diagonal of ``kernel(X)``, shape (n,), without forming the matrix."""
+        """The diagonal of ``kernel(X)``, shape (n,), without forming the
+        matrix."""
         raise NotImplementedError
 
     def __add__(self, other):
@@ -136,10 +144,11 @@ class RBF(Kernel):
 
 
 class ConstantKernel(Kernel):
-    r"""Constant kernel :math:`k(x,x')=c`; multiplied with another kernel it sets the signal variance.
+    r"""Constant kernel :math:`k(x,x')=c`; multiplied with another kernel it
+    sets the signal variance.
 
-    :math:`\partial K/\partial\log c = K`. Printed as ``s**2`` with :math:`s=\sqrt c`, as in
-    scikit-learn.
+    :math:`\partial K/\partial\log c = K`. Printed as ``s**2`` with
+    :math:`s=\sqrt c`, as in scikit-learn.
     """
 
     _hyperparameters = ("constant_value",)
@@ -169,11 +178,13 @@ class ConstantKernel(Kernel):
 
 
 class WhiteKernel(Kernel):
-    r"""White noise :math:`k(x_i,x_j)=s\,\mathbb 1[i=j]` within one set of points, 0 between two sets.
+    r"""White noise :math:`k(x_i,x_j)=s\,\mathbb 1[i=j]` within one set of
+    points, 0 between two sets.
 
-    Inside ``kernel(X)`` it adds :math:`sI`, so it models observation noise whose level is
-    learnt with the other hyperparameters; ``kernel(X, Y)`` gets nothing from it, so it never
-    enters the cross-covariances used for the predictive mean. :math:`\partial K/\partial\log s = sI`.
+    Inside ``kernel(X)`` it adds :math:`sI`, so it models observation noise
+    whose level is learnt with the other hyperparameters; ``kernel(X, Y)`` gets
+    nothing from it, so it never enters the cross-covariances used for the
+    predictive mean. :math:`\partial K/\partial\log s = sI`.
     """
 
     _hyperparameters = ("noise_level",)
@@ -203,10 +214,11 @@ class WhiteKernel(Kernel):
 class DotProduct(Kernel):
     r"""Linear kernel :math:`k(x,x')=\sigma_0^2+x^\top x'`.
 
-    Bayesian linear regression with prior :math:`w\sim\mathcal N(0,\tau^2I)` is the GP with kernel
-    ``ConstantKernel(tau**2) * DotProduct(sigma_0=0, sigma_0_bounds="fixed")``; a positive
-    :math:`\sigma_0` adds an intercept with prior variance :math:`\tau^2\sigma_0^2`.
-    :math:`\partial K/\partial\log\sigma_0 = 2\sigma_0^2`. ``sigma_0=0`` needs fixed bounds
+    Bayesian linear regression with prior :math:`w\sim\mathcal N(0,\tau^2I)` is
+    the GP with kernel ``ConstantKernel(tau**2) * DotProduct(sigma_0=0,
+    sigma_0_bounds="fixed")``; a positive :math:`\sigma_0` adds an intercept
+    with prior variance :math:`\tau^2\sigma_0^2`. :math:`\partial
+    K/\partial\log\sigma_0 = 2\sigma_0^2`. ``sigma_0=0`` needs fixed bounds
     (:math:`\log 0` is not a hyperparameter value).
     """
 
@@ -238,7 +250,8 @@ class DotProduct(Kernel):
 
 
 class _Combination(Kernel):
-    """Shared parts of ``Sum`` and ``Product``: ``theta`` is ``k1``'s followed by ``k2``'s."""
+    """Shared parts of ``Sum`` and ``Product``: ``theta`` is ``k1``'s followed
+    by ``k2``'s."""
 
     def __init__(self, k1, k2):
         self.k1 = k1
@@ -253,7 +266,8 @@ class _Combination(Kernel):
         theta = np.asarray(theta, dtype=float).reshape(-1)
         if len(theta) != self.n_dims:
             raise ValueError(
-                f"theta has {len(theta)} entries; this kernel has {self.n_dims}."
+                f"theta has {len(theta)} entries; this kernel has "
+                f"{self.n_dims}."
             )
         self.k1.theta, self.k2.theta = (
             theta[: self.k1.n_dims],
@@ -294,7 +308,8 @@ class Sum(_Combination):
 
 class Product(_Combination):
     r""":math:`k(x,x')=k_1(x,x')\,k_2(x,x')`; by the product rule
-    :math:`\partial K/\partial\theta_1 = (\partial K_1/\partial\theta_1)\odot K_2` and likewise for :math:`\theta_2`."""
+    :math:`\partial K/\partial\theta_1 = (\partial K_1/\partial\theta_1)\odot
+    K_2` and likewise for :math:`\theta_2`."""
 
     def __call__(self, X, Y=None, eval_gradient=False):
         first, second = self._parts(X, Y, eval_gradient)
@@ -331,11 +346,13 @@ def _check_bounds(bounds, name):
         low, high = (float(b) for b in bounds)
     except (TypeError, ValueError):
         raise ValueError(
-            f'{name}_bounds must be "fixed" or a pair (low, high); got {bounds!r}.'
+            f'{name}_bounds must be "fixed" or a pair (low, high); got '
+            f"{bounds!r}."
         ) from None
     if not 0 < low <= high < np.inf:
         raise ValueError(
-            f"{name}_bounds must satisfy 0 < low <= high < inf; got {bounds!r}."
+            f"{name}_bounds must satisfy 0 < low <= high < inf; got "
+            f"{bounds!r}."
         )
     return low, high
 
@@ -351,7 +368,8 @@ def _positive(value, name):
 def _check_gradient_request(Y, eval_gradient):
     if eval_gradient and Y is not None:
         raise ValueError(
-            "eval_gradient=True is only defined for kernel(X), not kernel(X, Y)."
+            "eval_gradient=True is only defined for kernel(X), not "
+            "kernel(X, Y)."
         )
 
 

@@ -111,9 +111,10 @@ class GaussianProcessRegressor(RegressorMixin, BaseEstimator):
         K_y = self.kernel_(X) + np.diag(self._noise)  # K_y = K + σ²I
         self.L_ = self._cholesky(K_y)  # line 2: K_y = L Lᵀ
         self.alpha_ = cho_solve((self.L_, True), y)  # line 3: c = K_y⁻¹y
+        # line 7
         self.log_marginal_likelihood_value_ = _evidence(
             self.L_, self.alpha_, y
-        )  # line 7
+        )
         return self
 
     def predict(self, X, return_std=False, return_cov=False):

@@ -1,4 +1,5 @@
-"""Linear models, with scikit-learn's names, parameters and objectives (see the notation page)."""
+"""Linear models, with scikit-learn's names, parameters and objectives (see the
+notation page)."""
 
 from .bayes import BayesianLinearRegression
 from .coordinate_descent import ElasticNet, Lasso, enet_path, lasso_path

@@ -1,11 +1,13 @@
-r"""What every linear regressor shares: the unpenalised intercept by centring, and prediction.
+r"""What every linear regressor shares: the unpenalised intercept by centring,
+and prediction.
 
-For the objectives of this package, minimising over the intercept :math:`b` first gives
-:math:`b = \bar y - \bar x^\top w` whatever :math:`w` is (the derivative in :math:`b` of
-:math:`\lVert y - Xw - b\mathbf 1\rVert^2` vanishes there, and no penalty involves
-:math:`b`). Substituting back leaves the same problem for :math:`w` on centred data
-:math:`X - \mathbf 1\bar x^\top`, :math:`y - \bar y\mathbf 1`, with no intercept at all.
-So the solvers work on centred copies and never penalise a column of ones.
+For the objectives of this package, minimising over the intercept :math:`b`
+first gives :math:`b = \bar y - \bar x^\top w` whatever :math:`w` is (the
+derivative in :math:`b` of :math:`\lVert y - Xw - b\mathbf 1\rVert^2` vanishes
+there, and no penalty involves :math:`b`). Substituting back leaves the same
+problem for :math:`w` on centred data :math:`X - \mathbf 1\bar x^\top`,
+:math:`y - \bar y\mathbf 1`, with no intercept at all. So the solvers work on
+centred copies and never penalise a column of ones.
 """
 
 import numpy as np
@@ -23,14 +25,16 @@ def center_data(X, y, fit_intercept, order="K"):
     fit_intercept : bool
         Without an intercept, nothing is centred and the offsets are zero.
     order : {"K", "C", "F"}, default="K"
-        Memory layout of the returned ``X``: ``"F"`` makes every column contiguous, which
-        coordinate descent needs; centring and reordering then take one pass over ``X``.
+        Memory layout of the returned ``X``: ``"F"`` makes every column
+        contiguous, which coordinate descent needs; centring and reordering
+        then take one pass over ``X``.
 
     Returns
     -------
     X_centred, y_centred, X_offset, y_offset
-        ``X_offset`` has shape (n_features,), ``y_offset`` is a float. The inputs are never
-        modified; without an intercept ``X`` itself may be returned (callers only read it).
+        ``X_offset`` has shape (n_features,), ``y_offset`` is a float. The
+        inputs are never modified; without an intercept ``X`` itself may be
+        returned (callers only read it).
     """
     if not fit_intercept:
         return np.asarray(X, order=order), y, np.zeros(X.shape[1]), 0.0
@@ -44,7 +48,8 @@ def center_data(X, y, fit_intercept, order="K"):
 
 
 class LinearModel(RegressorMixin, BaseEstimator):
-    r"""Prediction :math:`\hat y = Xw + b` from fitted ``coef_`` :math:`w` and ``intercept_`` :math:`b`."""
+    r"""Prediction :math:`\hat y = Xw + b` from fitted ``coef_`` :math:`w` and
+    ``intercept_`` :math:`b`."""
 
     def _set_intercept(self, X_offset, y_offset):
         # b = ȳ - x̄ᵀw: the minimiser over b for fixed w (module docstring).

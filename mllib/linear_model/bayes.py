@@ -1,4 +1,5 @@
-"""Bayesian linear regression with a Gaussian prior and known precisions (Bishop's notation)."""
+"""Bayesian linear regression with a Gaussian prior and known precisions
+(Bishop's notation)."""
 
 import numpy as np
 from scipy.linalg import cholesky, solve_triangular
@@ -9,24 +10,28 @@ from ..validation import check_random_state, check_scalar
 
 
 class BayesianLinearRegression(RegressorMixin, BaseEstimator):
-    r"""Exact posterior of a linear model with prior :math:`w\sim\mathcal N(0,\alpha^{-1}I)` and
-    noise :math:`y_i\mid x_i,w,b\sim\mathcal N(w^\top x_i+b,\ \beta^{-1})`.
+    r"""Exact posterior of a linear model with prior :math:`w\sim\mathcal
+    N(0,\alpha^{-1}I)` and noise :math:`y_i\mid x_i,w,b\sim\mathcal N(w^\top
+    x_i+b,\ \beta^{-1})`.
 
-    With centred data :math:`X_c, y_c` and :math:`A=\alpha I+\beta X_c^\top X_c=LL^\top`, the
-    posterior is :math:`w\mid y\sim\mathcal N(m,\Sigma)` with :math:`\Sigma=A^{-1}` and
-    :math:`m=\beta A^{-1}X_c^\top y_c`, which is also the ridge solution for :math:`\lambda=\alpha/\beta`.
+    With centred data :math:`X_c, y_c` and :math:`A=\alpha I+\beta X_c^\top
+    X_c=LL^\top`, the posterior is :math:`w\mid y\sim\mathcal N(m,\Sigma)` with
+    :math:`\Sigma=A^{-1}` and :math:`m=\beta A^{-1}X_c^\top y_c`, which is also
+    the ridge solution for :math:`\lambda=\alpha/\beta`.
 
-    **Intercept.** ``fit_intercept=True`` gives :math:`b` a flat (improper) prior. Then
-    :math:`\lVert y-Xw-b\mathbf 1\rVert^2=\lVert y_c-X_cw\rVert^2+n(\bar y-\bar x^\top w-b)^2`, so
-    the posterior of :math:`w` is that of the centred problem, and the value of the model at
-    the mean input, :math:`b+\bar x^\top w\sim\mathcal N(\bar y,\ 1/(n\beta))`, is independent of
-    :math:`w`. ``intercept_`` is the posterior mean :math:`\bar y-\bar x^\top m`.
+    **Intercept.** ``fit_intercept=True`` gives :math:`b` a flat (improper)
+    prior. Then :math:`\lVert y-Xw-b\mathbf 1\rVert^2=\lVert
+    y_c-X_cw\rVert^2+n(\bar y-\bar x^\top w-b)^2`, so the posterior of
+    :math:`w` is that of the centred problem, and the value of the model at the
+    mean input, :math:`b+\bar x^\top w\sim\mathcal N(\bar y,\ 1/(n\beta))`, is
+    independent of :math:`w`. ``intercept_`` is the posterior mean :math:`\bar
+    y-\bar x^\top m`.
 
     Parameters
     ----------
     alpha : float
-        Prior precision :math:`\alpha=1/\tau^2` of each weight (**not** a regularisation
-        strength: that is :math:`\lambda=\alpha/\beta`).
+        Prior precision :math:`\alpha=1/\tau^2` of each weight (**not** a
+        regularisation strength: that is :math:`\lambda=\alpha/\beta`).
     beta : float
         Noise precision :math:`\beta=1/\sigma^2`.
     fit_intercept : bool
@@ -41,16 +46,19 @@ class BayesianLinearRegression(RegressorMixin, BaseEstimator):
     X_offset_ : ndarray of shape (n_features,)
         Training mean of ``X`` (zeros if ``fit_intercept=False``).
     log_marginal_likelihood_value_ : float
-        :math:`\log p(y\mid X,\alpha,\beta)`; see :meth:`log_marginal_likelihood`.
+        :math:`\log p(y\mid X,\alpha,\beta)`; see
+        :meth:`log_marginal_likelihood`.
 
     Notes
     -----
-    ``sklearn.linear_model.BayesianRidge`` has the same model but learns the precisions,
-    and swaps the names: its ``lambda_`` is our ``alpha``, its ``alpha_`` our ``beta``. For
-    given precisions, ``coef_``, ``sigma_`` and ``intercept_`` agree. Its predictive standard
-    deviation leaves out the intercept's uncertainty :math:`1/(n\beta)`, and its log evidence
-    counts :math:`n` rather than :math:`n-1` residual degrees of freedom when it centres.
-    Reference: Bishop (2006), *Pattern Recognition and Machine Learning*, §3.3–3.5.
+    ``sklearn.linear_model.BayesianRidge`` has the same model but learns the
+    precisions, and swaps the names: its ``lambda_`` is our ``alpha``, its
+    ``alpha_`` our ``beta``. For given precisions, ``coef_``, ``sigma_`` and
+    ``intercept_`` agree. Its predictive standard deviation leaves out the
+    intercept's uncertainty :math:`1/(n\beta)`, and its log evidence counts
+    :math:`n` rather than :math:`n-1` residual degrees of freedom when it
+    centres. Reference: Bishop (2006), *Pattern Recognition and Machine
+    Learning*, §3.3–3.5.
     """
 
     def __init__(self, alpha=1.0, beta=1.0, fit_intercept=True):
@@ -64,10 +72,11 @@ class BayesianLinearRegression(RegressorMixin, BaseEstimator):
             X.mean(axis=0) if self.fit_intercept else np.zeros(X.shape[1])
         )
         self._y_offset = y.mean() if self.fit_intercept else 0.0
+        # new arrays: X, y untouched
         self._Xc, self._yc = (
             X - self.X_offset_,
             y - self._y_offset,
-        )  # new arrays: X, y untouched
+        )
         self._L, self.coef_ = self._posterior(self.alpha, self.beta)
         L_inv = solve_triangular(self._L, np.eye(len(self._L)), lower=True)
         self.sigma_ = L_inv.T @ L_inv  # Σ = A⁻¹ = L⁻ᵀL⁻¹, exactly symmetric
@@ -112,12 +121,13 @@ class BayesianLinearRegression(RegressorMixin, BaseEstimator):
             0.5 * beta * np.sum((self._yc - self._Xc @ m) ** 2)
             + 0.5 * alpha * m @ m
         )
+        # ½ log det A = Σ log L_ii
         value = (
             0.5 * d * np.log(alpha)
             + 0.5 * dof * np.log(beta / (2 * np.pi))
             - misfit
             - np.log(np.diag(L)).sum()
-        )  # ½ log det A = Σ log L_ii
+        )
         return float(value - 0.5 * np.log(n) if self.fit_intercept else value)
 
     def predict(self, X, return_std=False):
@@ -131,9 +141,8 @@ class BayesianLinearRegression(RegressorMixin, BaseEstimator):
         mean = X @ self.coef_ + self.intercept_
         if not return_std:
             return mean
-        V = solve_triangular(
-            self._L, (X - self.X_offset_).T, lower=True
-        )  # xᵀΣx = ‖L⁻¹x‖²
+        # xᵀΣx = ‖L⁻¹x‖²
+        V = solve_triangular(self._L, (X - self.X_offset_).T, lower=True)
         variance = (
             np.sum(V**2, axis=0) + self._intercept_variance() + 1.0 / self.beta
         )
@@ -161,8 +170,9 @@ class BayesianLinearRegression(RegressorMixin, BaseEstimator):
         return coefs, intercepts
 
     def sample_y(self, X, n_samples=1, random_state=None):
-        """Posterior draws of the regression function :math:`w^\\top x+b` (no noise) at the rows of
-        ``X``: shape (n_query, n_samples), like ``GaussianProcessRegressor.sample_y``."""
+        """Posterior draws of the regression function :math:`w^\\top x+b` (no
+        noise) at the rows of ``X``: shape (n_query, n_samples), like
+        ``GaussianProcessRegressor.sample_y``."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         coefs, intercepts = self.sample_coef(n_samples, random_state)

@@ -1,33 +1,41 @@
-r"""The lasso and the elastic net, by cyclic coordinate descent with soft thresholding.
+r"""The lasso and the elastic net, by cyclic coordinate descent with soft
+thresholding.
 
 The elastic net minimises (the lasso is :math:`\rho = 1`)
 
-.. math:: \frac1{2n}\lVert y - Xw - b\mathbf 1\rVert_2^2 + \lambda\rho\lVert w\rVert_1
+.. math::
+
+    \frac1{2n}\lVert y - Xw - b\mathbf 1\rVert_2^2
+          + \lambda\rho\lVert w\rVert_1
           + \frac{\lambda(1-\rho)}2\lVert w\rVert_2^2 .
 
-After centring (the intercept is unpenalised) and multiplying by :math:`n`, this is
-:math:`P(w) = \tfrac12\lVert y - Xw\rVert^2 + \ell_1\lVert w\rVert_1 + \tfrac{\ell_2}2\lVert w\rVert^2`
-with :math:`\ell_1 = n\lambda\rho`, :math:`\ell_2 = n\lambda(1-\rho)`. Minimising over the
-single coordinate :math:`w_j` with the others fixed has a closed form: with the partial
-residual's correlation :math:`z_j = x_j^\top(r + w_j x_j)`, where :math:`r = y - Xw`,
+After centring (the intercept is unpenalised) and multiplying by :math:`n`,
+this is :math:`P(w) = \tfrac12\lVert y - Xw\rVert^2 + \ell_1\lVert w\rVert_1 +
+\tfrac{\ell_2}2\lVert w\rVert^2` with :math:`\ell_1 = n\lambda\rho`,
+:math:`\ell_2 = n\lambda(1-\rho)`. Minimising over the single coordinate
+:math:`w_j` with the others fixed has a closed form: with the partial
+residual's correlation :math:`z_j = x_j^\top(r + w_j x_j)`, where :math:`r = y
+- Xw`,
 
 .. math:: w_j \leftarrow \frac{S_{\ell_1}(z_j)}{\lVert x_j\rVert^2 + \ell_2},
           \qquad S_t(z) = \operatorname{sign}(z)\max(|z| - t, 0).
 
-Keeping :math:`r` up to date makes one update cost :math:`O(n)`: one inner product for
-:math:`z_j` and, if :math:`w_j` moved, one ``axpy`` for :math:`r`. The loop stops on the
-**duality gap**, a certificate: for any :math:`w` and any dual-feasible :math:`v`,
-:math:`P(w) - P(w^\star) \le P(w) - D(v)`, and the scaled residual is dual feasible.
+Keeping :math:`r` up to date makes one update cost :math:`O(n)`: one inner
+product for :math:`z_j` and, if :math:`w_j` moved, one ``axpy`` for :math:`r`.
+The loop stops on the **duality gap**, a certificate: for any :math:`w` and any
+dual-feasible :math:`v`, :math:`P(w) - P(w^\star) \le P(w) - D(v)`, and the
+scaled residual is dual feasible.
 
-The loop is written here rather than on the generic driver ``mllib.optim.coordinate_descent``:
-the driver calls an update function and writes a NumPy array entry per coordinate, and its
-absolute-change stopping test would make us check the gap (an :math:`O(nd)` product) after
-every sweep instead of scikit-learn's relative test. Built on the driver, the same solver
-took 1.7 times as long on the benchmark's 5000 x 200 lasso, which would put the fit at about
-twice scikit-learn's time (``benchmarks/bench_linear_models.py``).
+The loop is written here rather than on the generic driver
+``mllib.optim.coordinate_descent``: the driver calls an update function and
+writes a NumPy array entry per coordinate, and its absolute-change stopping
+test would make us check the gap (an :math:`O(nd)` product) after every sweep
+instead of scikit-learn's relative test. Built on the driver, the same solver
+took 1.7 times as long on the benchmark's 5000 x 200 lasso, which would put the
+fit at about twice scikit-learn's time (``benchmarks/bench_linear_models.py``).
 
-References: Friedman, Hastie & Tibshirani (2010), *J. Stat. Softw.* 33(1); for the gap,
-Fercoq, Gramfort & Salmon (2015), arXiv:1505.03410.
+References: Friedman, Hastie & Tibshirani (2010), *J. Stat. Softw.* 33(1); for
+the gap, Fercoq, Gramfort & Salmon (2015), arXiv:1505.03410.
 """
 
 import warnings
@@ -46,16 +54,14 @@ def duality_gap(w, X, y, residual, l1_reg, l2_reg):
     r"""The gap :math:`P(w) - D(\nu) \ge P(w) - P(w^\star)`, at
     :math:`\nu = \theta r`.
 
-    The dual of :math:`P` (lasso case :math:`\ell_2 = 0`) is
-    :math:`D(\nu) = -\tfrac12\lVert \nu\rVert^2 + y^\top \nu` subject to
-    :math:`\lVert X^\top \nu\rVert_\infty \le \ell_1`; the residual
-    :math:`r` is shrunk by
+    The dual of :math:`P` (lasso case :math:`\ell_2 = 0`) is :math:`D(\nu) =
+    -\tfrac12\lVert \nu\rVert^2 + y^\top \nu` subject to :math:`\lVert X^\top
+    \nu\rVert_\infty \le \ell_1`; the residual :math:`r` is shrunk by
     :math:`\theta = \min(1, \ell_1/\lVert X^\top r\rVert_\infty)` to be
-    feasible (``scale`` below). For :math:`\ell_2 > 0` the same formulas hold with
-    :math:`X^\top r - \ell_2 w` in the constraint and
-    :math:`\lVert r\rVert^2 + \ell_2\lVert w\rVert^2` in the quadratic terms
-    (the elastic net is a lasso on :math:`X` stacked over
-    :math:`\sqrt{\ell_2}I`).
+    feasible (``scale`` below). For :math:`\ell_2 > 0` the same formulas hold
+    with :math:`X^\top r - \ell_2 w` in the constraint and :math:`\lVert
+    r\rVert^2 + \ell_2\lVert w\rVert^2` in the quadratic terms (the elastic net
+    is a lasso on :math:`X` stacked over :math:`\sqrt{\ell_2}I`).
     """
     quadratic = residual @ residual + l2_reg * (w @ w)
     dual_norm = np.max(np.abs(X.T @ residual - l2_reg * w))
@@ -144,8 +150,9 @@ def enet_coordinate_descent(w, X, y, l1_reg, l2_reg, max_iter, tol):
 
 def _check_penalty(alpha, l1_ratio):
     alpha = check_scalar(alpha, "alpha", low=0, low_inclusive=False)
-    # l1_ratio = 0 is ridge regression, whose duality gap needs another dual (and which
-    # has a closed form): use Ridge(alpha=n_samples * alpha) instead.
+    # l1_ratio = 0 is ridge regression, whose duality gap needs another dual
+    # (and which has a closed form): use Ridge(alpha=n_samples * alpha)
+    # instead.
     return alpha, check_scalar(
         l1_ratio, "l1_ratio", low=0, low_inclusive=False, high=1
     )
@@ -164,22 +171,26 @@ def _check_iterations(max_iter, tol):
 
 
 class ElasticNet(LinearModel):
-    r"""Linear regression with combined :math:`\ell_1` and :math:`\ell_2` penalties.
+    r"""Linear regression with combined :math:`\ell_1` and :math:`\ell_2`
+    penalties.
 
-    Minimises :math:`\frac1{2n}\lVert y-Xw-b\rVert_2^2 + \lambda\rho\lVert w\rVert_1 +
-    \frac{\lambda(1-\rho)}2\lVert w\rVert_2^2` by coordinate descent (module docstring).
+    Minimises :math:`\frac1{2n}\lVert y-Xw-b\rVert_2^2 + \lambda\rho\lVert
+    w\rVert_1 + \frac{\lambda(1-\rho)}2\lVert w\rVert_2^2` by coordinate
+    descent (module docstring).
 
     Parameters
     ----------
     alpha : float, default=1.0
         The strength :math:`\lambda > 0`.
     l1_ratio : float, default=0.5
-        The mixing :math:`\rho\in(0, 1]`; 1 is the lasso. (:math:`\rho = 0` would be ridge
-        regression, ``Ridge(alpha=n_samples * alpha)``, which has a closed form.)
+        The mixing :math:`\rho\in(0, 1]`; 1 is the lasso. (:math:`\rho = 0`
+        would be ridge regression, ``Ridge(alpha=n_samples * alpha)``, which
+        has a closed form.)
     fit_intercept : bool, default=True
         Fit an unpenalised intercept by centring.
     max_iter : int, default=1000
-        Maximum number of sweeps; a ``ConvergenceWarning`` is issued when it is reached.
+        Maximum number of sweeps; a ``ConvergenceWarning`` is issued when it is
+        reached.
     tol : float, default=1e-4
         Duality-gap tolerance, relative to :math:`\lVert y - \bar y\rVert^2`.
 
@@ -190,13 +201,15 @@ class ElasticNet(LinearModel):
     n_iter_ : int
         Sweeps performed.
     dual_gap_ : float
-        Final duality gap of the objective above (divided by :math:`n`, as in scikit-learn).
+        Final duality gap of the objective above (divided by :math:`n`, as in
+        scikit-learn).
     n_features_in_ : int
 
     Notes
     -----
-    Same objective and parameters as ``sklearn.linear_model.ElasticNet`` (dense input, no
-    ``positive``, ``warm_start`` or random selection); coefficients agree to the tolerance.
+    Same objective and parameters as ``sklearn.linear_model.ElasticNet`` (dense
+    input, no ``positive``, ``warm_start`` or random selection); coefficients
+    agree to the tolerance.
     """
 
     def __init__(
@@ -214,7 +227,8 @@ class ElasticNet(LinearModel):
         self.tol = tol
 
     def fit(self, X, y):
-        """Fit to ``X`` of shape (n_samples, n_features) and ``y`` of shape (n_samples,)."""
+        """Fit to ``X`` of shape (n_samples, n_features) and ``y`` of shape
+        (n_samples,)."""
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         alpha, l1_ratio = _check_penalty(self.alpha, self._mixing())
         max_iter, tol = _check_iterations(self.max_iter, self.tol)
@@ -240,12 +254,14 @@ class ElasticNet(LinearModel):
 
 
 class Lasso(ElasticNet):
-    r"""Linear regression with an :math:`\ell_1` penalty: :math:`\frac1{2n}\lVert y-Xw-b\rVert_2^2 + \lambda\lVert w\rVert_1`.
+    r"""Linear regression with an :math:`\ell_1` penalty:
+    :math:`\frac1{2n}\lVert y-Xw-b\rVert_2^2 + \lambda\lVert w\rVert_1`.
 
-    The elastic net with ``l1_ratio=1``; same parameters and attributes otherwise. Equivalent
-    to ``sklearn.linear_model.Lasso(alpha)``. The penalty sets coefficients exactly to zero:
-    the larger :math:`\lambda`, the fewer features are used, and none at all once
-    :math:`\lambda \ge \lVert X_c^\top y_c\rVert_\infty / n`.
+    The elastic net with ``l1_ratio=1``; same parameters and attributes
+    otherwise. Equivalent to ``sklearn.linear_model.Lasso(alpha)``. The penalty
+    sets coefficients exactly to zero: the larger :math:`\lambda`, the fewer
+    features are used, and none at all once :math:`\lambda \ge \lVert X_c^\top
+    y_c\rVert_\infty / n`.
     """
 
     def __init__(self, alpha=1.0, fit_intercept=True, max_iter=1000, tol=1e-4):
@@ -326,7 +342,8 @@ def _check_path_arguments(X, y, l1_ratio, eps, alphas, max_iter, tol):
 
 
 def lasso_path(X, y, *, eps=1e-3, alphas=100, max_iter=1000, tol=1e-4):
-    """Lasso coefficients along a path: :func:`enet_path` with ``l1_ratio=1``."""
+    """Lasso coefficients along a path: :func:`enet_path` with
+    ``l1_ratio=1``."""
     return enet_path(
         X, y, l1_ratio=1.0, eps=eps, alphas=alphas, max_iter=max_iter, tol=tol
     )

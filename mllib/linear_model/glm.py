@@ -1,16 +1,18 @@
 r"""Poisson regression, a generalised linear model with the log link.
 
-For counts :math:`y_i\in\{0,1,2,\dots\}` the model is :math:`y_i\sim\operatorname{Poisson}(\mu_i)`
-with :math:`\log\mu_i = \eta_i = w^\top x_i + b`. The objective is scikit-learn's,
+For counts :math:`y_i\in\{0,1,2,\dots\}` the model is
+:math:`y_i\sim\operatorname{Poisson}(\mu_i)` with :math:`\log\mu_i = \eta_i =
+w^\top x_i + b`. The objective is scikit-learn's,
 
 .. math::
 
     \frac{1}{2n}\sum_{i=1}^n D(y_i, \mu_i) + \frac{\alpha}{2}\lVert w\rVert^2,
     \qquad D(y,\mu) = 2\Bigl(y\log\frac y\mu - y + \mu\Bigr),
 
-whose data term is the negative log-likelihood :math:`\frac1n\sum_i(\mu_i - y_i\eta_i)` up to a
-constant. Its gradient is :math:`\frac1n X^\top(\mu - y) + \alpha(w, 0)` and its Hessian
-:math:`\frac1n X^\top\operatorname{diag}(\mu)X + \alpha I_w`; the fit runs Newton's method on them.
+whose data term is the negative log-likelihood :math:`\frac1n\sum_i(\mu_i -
+y_i\eta_i)` up to a constant. Its gradient is :math:`\frac1n X^\top(\mu - y) +
+\alpha(w, 0)` and its Hessian :math:`\frac1n X^\top\operatorname{diag}(\mu)X +
+\alpha I_w`; the fit runs Newton's method on them.
 """
 
 import numbers
@@ -25,7 +27,8 @@ from .newton import newton_cholesky, weighted_gram
 
 
 def poisson_deviance(y, mu):
-    r"""Total Poisson deviance :math:`\sum_i 2(y_i\log(y_i/\mu_i) - y_i + \mu_i)`, with :math:`0\log0 = 0`."""
+    r"""Total Poisson deviance :math:`\sum_i 2(y_i\log(y_i/\mu_i) - y_i +
+    \mu_i)`, with :math:`0\log0 = 0`."""
     return float(2 * np.sum(xlogy(y, y / mu) - y + mu))
 
 
@@ -35,13 +38,15 @@ class PoissonRegressor(RegressorMixin, BaseEstimator):
     Parameters
     ----------
     alpha : float, default 1.0
-        Penalty strength :math:`\alpha \ge 0` in :math:`\frac{1}{2n}\sum_i D(y_i,\mu_i) + \frac\alpha2\lVert w\rVert^2`.
+        Penalty strength :math:`\alpha \ge 0` in :math:`\frac{1}{2n}\sum_i
+        D(y_i,\mu_i) + \frac\alpha2\lVert w\rVert^2`.
     fit_intercept : bool
         Fit an unpenalised intercept :math:`b`.
     max_iter : int
         Maximum number of Newton steps.
     tol : float
-        Stop when the largest absolute entry of the gradient is at most ``tol``.
+        Stop when the largest absolute entry of the gradient is at most
+        ``tol``.
 
     Attributes
     ----------
@@ -134,16 +139,18 @@ class PoissonRegressor(RegressorMixin, BaseEstimator):
         return np.exp(X @ self.coef_ + self.intercept_)
 
     def score(self, X, y):
-        r""":math:`D^2`, the fraction of Poisson deviance explained: :math:`1 - D(y,\hat\mu)/D(y,\bar y)`.
+        r""":math:`D^2`, the fraction of Poisson deviance explained: :math:`1 -
+        D(y,\hat\mu)/D(y,\bar y)`.
 
-        The analogue of :math:`R^2` (it is :math:`R^2` when the deviance is the squared error),
-        as in scikit-learn's ``PoissonRegressor.score``.
+        The analogue of :math:`R^2` (it is :math:`R^2` when the deviance is the
+        squared error), as in scikit-learn's ``PoissonRegressor.score``.
         """
         mu = self.predict(X)
         y = np.asarray(y, dtype=float)
         if y.shape != mu.shape or np.any(y < 0):
             raise ValueError(
-                f"y must be non-negative with shape {mu.shape}; got shape {y.shape}."
+                f"y must be non-negative with shape {mu.shape}; got "
+                f"shape {y.shape}."
             )
         return 1.0 - poisson_deviance(y, mu) / poisson_deviance(
             y, np.full_like(y, y.mean())

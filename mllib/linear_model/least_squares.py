@@ -2,11 +2,12 @@ r"""Ordinary least squares.
 
 .. math:: \min_{w, b}\ \lVert y - Xw - b\mathbf 1\rVert_2^2
 
-The normal equations :math:`X^\top X w = X^\top y` (on centred data) characterise every
-minimiser. Solving them through :math:`X^\top X` squares the condition number of
-:math:`X`, so, like scikit-learn, we solve the least-squares problem directly with an SVD
-(LAPACK ``gelsd`` via :func:`scipy.linalg.lstsq`). When :math:`X` does not have full
-column rank (collinear columns, or more features than samples) there are infinitely many
+The normal equations :math:`X^\top X w = X^\top y` (on centred data)
+characterise every minimiser. Solving them through :math:`X^\top X` squares the
+condition number of :math:`X`, so, like scikit-learn, we solve the
+least-squares problem directly with an SVD (LAPACK ``gelsd`` via
+:func:`scipy.linalg.lstsq`). When :math:`X` does not have full column rank
+(collinear columns, or more features than samples) there are infinitely many
 minimisers, and the SVD returns the one of minimum norm, :math:`w = X^+ y`.
 """
 
@@ -19,20 +20,23 @@ from ._base import LinearModel, center_data
 
 
 class LinearRegression(LinearModel):
-    r"""Least-squares linear regression, :math:`\min_{w,b}\lVert y - Xw - b\rVert_2^2`.
+    r"""Least-squares linear regression, :math:`\min_{w,b}\lVert y - Xw -
+    b\rVert_2^2`.
 
     Parameters
     ----------
     fit_intercept : bool, default=True
         Fit an (unpenalised) intercept by centring ``X`` and ``y``.
     tol : float, default=1e-6
-        Singular values below ``tol`` times the largest are treated as zero (the ``cond``
-        argument of :func:`scipy.linalg.lstsq`), which decides the numerical rank.
+        Singular values below ``tol`` times the largest are treated as zero
+        (the ``cond`` argument of :func:`scipy.linalg.lstsq`), which decides
+        the numerical rank.
 
     Attributes
     ----------
     coef_ : ndarray of shape (n_features,)
-        The minimum-norm least-squares weights :math:`w = X_c^+ y_c` (centred data).
+        The minimum-norm least-squares weights :math:`w = X_c^+ y_c` (centred
+        data).
     intercept_ : float
     rank_ : int
         Numerical rank of the (centred) design matrix.
@@ -42,15 +46,18 @@ class LinearRegression(LinearModel):
 
     Notes
     -----
-    Same objective, parameters and attributes as ``sklearn.linear_model.LinearRegression``;
-    the fitted values agree to rounding error, including the minimum-norm solution when
-    :math:`X` is rank deficient. ``tol`` is the singular-value cut-off that scikit-learn uses
-    on dense data since version 1.9 (earlier versions cut off near machine precision, which
-    gives a different ``rank_`` and ``coef_`` when the condition number exceeds ``1/tol``).
+    Same objective, parameters and attributes as
+    ``sklearn.linear_model.LinearRegression``; the fitted values agree to
+    rounding error, including the minimum-norm solution when :math:`X` is rank
+    deficient. ``tol`` is the singular-value cut-off that scikit-learn uses on
+    dense data since version 1.9 (earlier versions cut off near machine
+    precision, which gives a different ``rank_`` and ``coef_`` when the
+    condition number exceeds ``1/tol``).
 
     References
     ----------
-    Hastie, Tibshirani & Friedman, *The Elements of Statistical Learning*, §3.2.
+    Hastie, Tibshirani & Friedman, *The Elements of Statistical Learning*,
+    §3.2.
     """
 
     def __init__(self, fit_intercept=True, tol=1e-6):

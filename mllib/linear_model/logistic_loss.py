@@ -1,30 +1,38 @@
-r"""The logistic and softmax (multinomial logistic) losses, their gradients and Hessians.
+r"""The logistic and softmax (multinomial logistic) losses, their gradients and
+Hessians.
 
-The objectives are scikit-learn's divided by :math:`Cn` (the same minimiser), with
-:math:`\alpha = 1/(Cn)` and the intercept, when there is one, the coefficient of the last
-column of ``X`` (a column of ones), never penalised.
+The objectives are scikit-learn's divided by :math:`Cn` (the same minimiser),
+with :math:`\alpha = 1/(Cn)` and the intercept, when there is one, the
+coefficient of the last column of ``X`` (a column of ones), never penalised.
 
-**Binary**, :math:`y_i\in\{0,1\}`, parameters :math:`\theta=(w,b)`, :math:`z = X\theta`,
-:math:`p=\sigma(z)`:
+**Binary**, :math:`y_i\in\{0,1\}`, parameters :math:`\theta=(w,b)`, :math:`z =
+X\theta`, :math:`p=\sigma(z)`:
 
 .. math::
 
-    f(\theta) = \frac1n\sum_i\bigl(\log(1+e^{z_i}) - y_i z_i\bigr) + \frac\alpha2\lVert w\rVert^2,\qquad
+    f(\theta) = \frac1n\sum_i\bigl(\log(1+e^{z_i}) - y_i z_i\bigr)
+        + \frac\alpha2\lVert w\rVert^2,\qquad
     \nabla f = \frac1n X^\top(p - y) + \alpha\,(w, 0),\qquad
-    \nabla^2 f = \frac1n X^\top\operatorname{diag}\bigl(p_i(1-p_i)\bigr)X + \alpha I_w .
+    \nabla^2 f = \frac1n X^\top\operatorname{diag}\bigl(p_i(1-p_i)\bigr)X
+        + \alpha I_w .
 
-**Softmax**, one row :math:`\theta_k` of :math:`\Theta\in\mathbb R^{K\times d'}` per class,
-:math:`Z = X\Theta^\top`, :math:`P = \operatorname{softmax}(Z)` row by row, one-hot :math:`Y`:
+**Softmax**, one row :math:`\theta_k` of :math:`\Theta\in\mathbb R^{K\times
+d'}` per class, :math:`Z = X\Theta^\top`, :math:`P = \operatorname{softmax}(Z)`
+row by row, one-hot :math:`Y`:
 
 .. math::
 
-    f(\Theta) = \frac1n\sum_i\Bigl(\log\sum_k e^{z_{ik}} - z_{iy_i}\Bigr) + \frac\alpha2\lVert W\rVert_F^2,\qquad
+    f(\Theta) = \frac1n\sum_i\Bigl(\log\sum_k e^{z_{ik}} - z_{iy_i}\Bigr)
+        + \frac\alpha2\lVert W\rVert_F^2,\qquad
     \nabla_\Theta f = \frac1n(P - Y)^\top X + \alpha\,[W\ 0],
 
     \frac{\partial^2 f}{\partial\theta_k\,\partial\theta_l}
-    = \frac1n X^\top\operatorname{diag}\bigl(p_{\cdot k}(\delta_{kl} - p_{\cdot l})\bigr)X + \alpha\,\delta_{kl} I_w .
+    = \frac1n X^\top
+        \operatorname{diag}\bigl(p_{\cdot k}(\delta_{kl} - p_{\cdot l})\bigr)X
+        + \alpha\,\delta_{kl} I_w .
 
-The binary model is the softmax model with :math:`K=2` and :math:`\theta_0 = 0`.
+The binary model is the softmax model with :math:`K=2` and :math:`\theta_0 =
+0`.
 """
 
 import numpy as np
@@ -34,16 +42,19 @@ from .newton import weighted_gram
 
 
 def _penalty_mask(d_prime, fit_intercept):
-    """True for the penalised coefficients: all but the intercept (the last one)."""
+    """True for the penalised coefficients: all but the intercept (the last
+    one)."""
     mask = np.ones(d_prime, dtype=bool)
     mask[-1] = not fit_intercept
     return mask
 
 
 def logistic_loss(theta, X, y, alpha=0.0, fit_intercept=True):
-    """Binary objective; ``theta`` (d',), ``X`` (n, d'), ``y`` (n,) in {0, 1}."""
+    """Binary objective; ``theta`` (d',), ``X`` (n, d'), ``y`` (n,) in {0,
+    1}."""
     z = X @ theta
-    # log(1 + e^z) = logaddexp(0, z): no overflow for large z, no log(0) for very negative z
+    # log(1 + e^z) = logaddexp(0, z): no overflow for large z, no log(0) for
+    # very negative z
     penalty = (
         0.5
         * alpha
@@ -61,7 +72,8 @@ def logistic_gradient(theta, X, y, alpha=0.0, fit_intercept=True):
 
 
 def logistic_hessian(theta, X, alpha=0.0, fit_intercept=True):
-    """Binary Hessian, shape (d', d'): ``Xᵀ diag(p(1-p)) X / n`` plus the penalty."""
+    """Binary Hessian, shape (d', d'): ``Xᵀ diag(p(1-p)) X / n`` plus the
+    penalty."""
     z = X @ theta
     # p(1 - p) = σ(z)σ(-z): no cancellation in 1 - p when p is close to 1
     H = weighted_gram(X, expit(z) * expit(-z)) / len(X)
@@ -72,7 +84,8 @@ def logistic_hessian(theta, X, alpha=0.0, fit_intercept=True):
 
 
 def softmax_loss(Theta, X, Y, alpha=0.0, fit_intercept=True):
-    """Softmax objective; ``Theta`` (K, d'), ``X`` (n, d'), one-hot ``Y`` (n, K)."""
+    """Softmax objective; ``Theta`` (K, d'), ``X`` (n, d'), one-hot ``Y`` (n,
+    K)."""
     Z = Theta @ X.T  # Zᵀ, shape (K, n): the sums over classes run along
     # contiguous rows, several times faster than along rows of length K
     # log Σ_k e^{z_ik} by logsumexp: shifted by the maximum, it never overflows
@@ -95,9 +108,11 @@ def softmax_gradient(Theta, X, Y, alpha=0.0, fit_intercept=True):
 
 
 def softmax_hessian(Theta, X, alpha=0.0, fit_intercept=True, rows=None):
-    """Softmax Hessian in the rows ``rows`` of ``Theta`` (default all), flattened row-major.
+    """Softmax Hessian in the rows ``rows`` of ``Theta`` (default all),
+    flattened row-major.
 
-    Returns shape (r d', r d') for r = ``len(rows)``; block (k, l) is ``Xᵀ diag(p_k(δ_kl - p_l)) X / n``.
+    Returns shape (r d', r d') for r = ``len(rows)``; block (k, l) is ``Xᵀ
+    diag(p_k(δ_kl - p_l)) X / n``.
     """
     n, d_prime = X.shape
     P = softmax(Theta @ X.T, axis=0)  # Pᵀ: row k is p_k, shape (K, n)

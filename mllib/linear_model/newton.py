@@ -4,12 +4,13 @@ For a smooth, strictly convex objective :math:`f` the Newton direction solves
 
 .. math:: \nabla^2 f(x_k)\, p_k = -\nabla f(x_k),
 
-a symmetric positive definite system, so it is solved through a Cholesky factorisation
-(never an inverse). A full step :math:`t=1` is tried first and halved until the Armijo
-condition :math:`f(x_k + t p_k) \le f(x_k) + c\,t\,\nabla f(x_k)^\top p_k` holds; near the
-minimiser the full step is always accepted and convergence is quadratic
-(Nocedal & Wright, *Numerical Optimization*, Alg. 3.1 and Thm. 3.5).
-Logistic, softmax and Poisson regression use this solver.
+a symmetric positive definite system, so it is solved through a Cholesky
+factorisation (never an inverse). A full step :math:`t=1` is tried first and
+halved until the Armijo condition :math:`f(x_k + t p_k) \le f(x_k) +
+c\,t\,\nabla f(x_k)^\top p_k` holds; near the minimiser the full step is always
+accepted and convergence is quadratic (Nocedal & Wright, *Numerical
+Optimization*, Alg. 3.1 and Thm. 3.5). Logistic, softmax and Poisson regression
+use this solver.
 """
 
 import warnings
@@ -28,16 +29,17 @@ _MIN_STEP = (
 
 
 def newton_cholesky(fun, grad_hess, x0, *, max_iter=100, tol=1e-4):
-    r"""Minimise ``fun`` by damped Newton steps; stop when :math:`\max_j|\nabla_j f| \le` ``tol``.
+    r"""Minimise ``fun`` by damped Newton steps; stop when
+    :math:`\max_j|\nabla_j f| \le` ``tol``.
 
     Parameters
     ----------
     fun : callable
         ``fun(x) -> float``, the objective.
     grad_hess : callable
-        ``grad_hess(x) -> (gradient, hessian)`` of shapes (p,) and (p, p); the Hessian must
-        be positive definite. It may be returned as a function of no
-        argument, called only if a step is taken (at the last iterate, where
+        ``grad_hess(x) -> (gradient, hessian)`` of shapes (p,) and (p, p); the
+        Hessian must be positive definite. It may be returned as a function of
+        no argument, called only if a step is taken (at the last iterate, where
         the gradient meets ``tol``, it is not needed).
     x0 : array-like of shape (p,)
     max_iter : int
@@ -48,8 +50,8 @@ def newton_cholesky(fun, grad_hess, x0, *, max_iter=100, tol=1e-4):
     Returns
     -------
     OptimizeResult
-        With the history of iterates, objective values and gradient max-norms. A
-        ``ConvergenceWarning`` is issued if ``tol`` is not reached.
+        With the history of iterates, objective values and gradient max-norms.
+        A ``ConvergenceWarning`` is issued if ``tol`` is not reached.
     """
     x = np.array(x0, dtype=float)  # a copy: the caller's x0 is never modified
     f = float(fun(x))
@@ -66,9 +68,12 @@ def newton_cholesky(fun, grad_hess, x0, *, max_iter=100, tol=1e-4):
             factor = cho_factor(H)
         except LinAlgError:
             raise ValueError(
-                "The Hessian is not positive definite (its Cholesky factorisation failed): "
-                "the features are probably collinear or the problem is unpenalised and "
-                "degenerate. Remove duplicate or constant columns, or add a penalty."
+                "The Hessian is not positive definite (its Cholesky "
+                "factorisation failed): "
+                "the features are probably collinear or the problem is "
+                "unpenalised and "
+                "degenerate. Remove duplicate or constant columns, or "
+                "add a penalty."
             ) from None
         step = -cho_solve(factor, g)
         accepted = _backtrack(fun, x, f, step, slope=float(g @ step))
@@ -86,7 +91,8 @@ def newton_cholesky(fun, grad_hess, x0, *, max_iter=100, tol=1e-4):
             else f"max_iter={max_iter} was reached"
         )
         warnings.warn(
-            f"Newton's method stopped before reaching tol={tol} ({reason}; final gradient "
+            f"Newton's method stopped before reaching tol={tol} "
+            f"({reason}; final gradient "
             f"max-norm {grad_norms[-1]:.3g}). Increase max_iter or tol.",
             ConvergenceWarning,
             stacklevel=3,
@@ -102,12 +108,14 @@ def newton_cholesky(fun, grad_hess, x0, *, max_iter=100, tol=1e-4):
 
 
 def _backtrack(fun, x, f, step, slope):
-    """The first of x + step, x + step/2, ... with sufficient decrease, as (x_new, f_new); None if none.
+    """The first of x + step, x + step/2, ... with sufficient decrease, as
+    (x_new, f_new); None if none.
 
-    ``slope`` = ∇fᵀ step < 0. Its negative is the squared Newton decrement, the decrease
-    the quadratic model predicts (Boyd & Vandenberghe, §9.5.1). When that is below the
-    rounding error of f, no decrease can be measured, but x is then so close to the
-    minimiser that the full step is safe, and taking it keeps the quadratic convergence.
+    ``slope`` = ∇fᵀ step < 0. Its negative is the squared Newton decrement, the
+    decrease the quadratic model predicts (Boyd & Vandenberghe, §9.5.1). When
+    that is below the rounding error of f, no decrease can be measured, but x
+    is then so close to the minimiser that the full step is safe, and taking it
+    keeps the quadratic convergence.
     """
     if -slope <= 8 * np.finfo(float).eps * max(abs(f), 1.0):
         return x + step, float(fun(x + step))
@@ -121,7 +129,8 @@ def _backtrack(fun, x, f, step, slope):
 
 
 def weighted_gram(X, s):
-    r""":math:`X^\top\operatorname{diag}(s)X`, shape (d, d): the Hessian of a GLM's negative log-likelihood.
+    r""":math:`X^\top\operatorname{diag}(s)X`, shape (d, d): the Hessian of a
+    GLM's negative log-likelihood.
 
     Parameters
     ----------
@@ -129,8 +138,9 @@ def weighted_gram(X, s):
     s : ndarray of shape (n,)
     """
     if np.all(s >= 0):
-        # (√s X)ᵀ(√s X) by a symmetric rank-k update (BLAS syrk): half the work of a general
-        # product, and no copy when X is Fortran-ordered, as the estimators pass it
+        # (√s X)ᵀ(√s X) by a symmetric rank-k update (BLAS syrk): half the work
+        # of a general product, and no copy when X is Fortran-ordered, as the
+        # estimators pass it
         upper = dsyrk(1.0, np.sqrt(s)[:, None] * X, trans=1)
         return np.triu(upper) + np.triu(upper, 1).T
     return X.T @ (s[:, None] * X)

@@ -1,18 +1,19 @@
 r"""The perceptron: Rosenblatt's mistake-driven linear classifier.
 
-Labels are mapped to :math:`y\in\{-1,+1\}` (``classes_[1]`` is :math:`+1`). Starting from
-:math:`w=0,\ b=0`, the samples are visited one at a time and the model is corrected only
-when it errs:
+Labels are mapped to :math:`y\in\{-1,+1\}` (``classes_[1]`` is :math:`+1`).
+Starting from :math:`w=0,\ b=0`, the samples are visited one at a time and the
+model is corrected only when it errs:
 
 .. math::
 
     \text{if } y_i(w^\top x_i + b) \le 0:\qquad w \leftarrow w + y_i x_i,\quad
     b \leftarrow b + y_i .
 
-The test is ``<= 0``: with a strict ``< 0`` the first sample from :math:`w=0` scores exactly
-0, is never counted as a mistake, and the weights stay zero for ever. On linearly separable
-data with margin :math:`\gamma` and radius :math:`R`, Novikoff's theorem bounds the number of
-updates by :math:`(R/\gamma)^2`, so the passes end with one that makes no mistake.
+The test is ``<= 0``: with a strict ``< 0`` the first sample from :math:`w=0`
+scores exactly 0, is never counted as a mistake, and the weights stay zero for
+ever. On linearly separable data with margin :math:`\gamma` and radius
+:math:`R`, Novikoff's theorem bounds the number of updates by
+:math:`(R/\gamma)^2`, so the passes end with one that makes no mistake.
 """
 
 import warnings
@@ -97,20 +98,23 @@ def encode_binary_labels(y, estimator):
 
 
 class Perceptron(ClassifierMixin, BaseEstimator):
-    r"""Binary perceptron (Rosenblatt, 1958), trained by passes until one makes no mistake.
+    r"""Binary perceptron (Rosenblatt, 1958), trained by passes until one makes
+    no mistake.
 
-    Each mistake, :math:`y_i(w^\top x_i+b)\le0`, adds :math:`y_ix_i` to :math:`w` (and
-    :math:`y_i` to :math:`b`), so :math:`w=\sum_i c_iy_ix_i` where :math:`c_i` counts the
-    mistakes made on sample :math:`i`.
+    Each mistake, :math:`y_i(w^\top x_i+b)\le0`, adds :math:`y_ix_i` to
+    :math:`w` (and :math:`y_i` to :math:`b`), so :math:`w=\sum_i c_iy_ix_i`
+    where :math:`c_i` counts the mistakes made on sample :math:`i`.
 
     Parameters
     ----------
     fit_intercept : bool
-        Learn :math:`b` (the same as appending a constant feature 1 to every sample).
+        Learn :math:`b` (the same as appending a constant feature 1 to every
+        sample).
     max_iter : int
         Maximum number of passes over the training data.
     shuffle : bool
-        Visit the samples in a new random order in each pass; otherwise in the given order.
+        Visit the samples in a new random order in each pass; otherwise in the
+        given order.
     random_state : None, int or numpy.random.Generator
         Seeds the shuffling.
 
@@ -119,28 +123,32 @@ class Perceptron(ClassifierMixin, BaseEstimator):
     coef_ : ndarray of shape (1, n_features)
     intercept_ : ndarray of shape (1,)
     classes_ : ndarray of shape (2,)
-        ``classes_[1]`` is the class predicted when the decision function is positive.
+        ``classes_[1]`` is the class predicted when the decision function is
+        positive.
     n_iter_ : int
-        Number of passes made (the last one mistake-free unless a warning was raised).
+        Number of passes made (the last one mistake-free unless a warning was
+        raised).
     n_updates_ : int
         Total number of mistakes, i.e. of updates.
     mistakes_per_epoch_ : ndarray of shape (n_iter_,)
     mistake_indices_ : ndarray of shape (n_updates_,)
-        The training sample corrected at each update, in order: the iterates are the
-        running sums of :math:`y_ix_i` over these indices.
+        The training sample corrected at each update, in order: the iterates
+        are the running sums of :math:`y_ix_i` over these indices.
     n_features_in_ : int
 
     Notes
     -----
     ``sklearn.linear_model.Perceptron(penalty=None, alpha=0, eta0=1, tol=None,
     shuffle=False)`` runs the same updates with the same ``<= 0`` test, so with
-    ``shuffle=False`` both give identical ``coef_`` and ``intercept_``. With shuffling
-    the visiting orders differ (scikit-learn draws them from its own generator), and
-    scikit-learn stops on a loss tolerance rather than after a mistake-free pass.
+    ``shuffle=False`` both give identical ``coef_`` and ``intercept_``. With
+    shuffling the visiting orders differ (scikit-learn draws them from its own
+    generator), and scikit-learn stops on a loss tolerance rather than after a
+    mistake-free pass.
 
     References
     ----------
-    Rosenblatt (1958); Novikoff (1962), "On convergence proofs for perceptrons".
+    Rosenblatt (1958); Novikoff (1962), "On convergence proofs for
+    perceptrons".
     """
 
     def __init__(
@@ -192,12 +200,14 @@ class Perceptron(ClassifierMixin, BaseEstimator):
         return self
 
     def decision_function(self, X):
-        r""":math:`w^\top x + b` for each row of ``X``, shape (n_samples,); positive means ``classes_[1]``."""
+        r""":math:`w^\top x + b` for each row of ``X``, shape (n_samples,);
+        positive means ``classes_[1]``."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return X @ self.coef_[0] + self.intercept_[0]
 
     def predict(self, X):
-        """``classes_[1]`` where the decision function is positive, else ``classes_[0]``."""
+        """``classes_[1]`` where the decision function is positive, else
+        ``classes_[0]``."""
         scores = self.decision_function(X)
         return self.classes_[(scores > 0).astype(int)]

@@ -1,19 +1,24 @@
 r"""Ridge regression, in its primal and its dual form.
 
-.. math:: \min_{w, b}\ \lVert y - Xw - b\mathbf 1\rVert_2^2 + \lambda\lVert w\rVert_2^2
+.. math::
+
+    \min_{w, b}\ \lVert y - Xw - b\mathbf 1\rVert_2^2
+        + \lambda\lVert w\rVert_2^2
 
 On centred data (the intercept is never penalised) the gradient
 :math:`2X^\top(Xw - y) + 2\lambda w` vanishes at
 
 .. math:: \text{primal:}\quad w = (X^\top X + \lambda I_d)^{-1} X^\top y,
           \qquad
-          \text{dual:}\quad w = X^\top\alpha,\quad \alpha = (XX^\top + \lambda I_n)^{-1} y,
+          \text{dual:}\quad w = X^\top\alpha,
+          \quad \alpha = (XX^\top + \lambda I_n)^{-1} y,
 
-the two being equal by the push-through identity
-:math:`(X^\top X + \lambda I)^{-1}X^\top = X^\top(XX^\top + \lambda I)^{-1}`. The primal
-costs :math:`O(nd^2 + d^3)`, the dual :math:`O(n^2d + n^3)`: the primal is cheaper when
-:math:`d \le n`. Both matrices are symmetric positive definite for :math:`\lambda > 0`, so
-each system is solved by a Cholesky factorisation, never by forming an inverse.
+the two being equal by the push-through identity :math:`(X^\top X + \lambda
+I)^{-1}X^\top = X^\top(XX^\top + \lambda I)^{-1}`. The primal costs
+:math:`O(nd^2 + d^3)`, the dual :math:`O(n^2d + n^3)`: the primal is cheaper
+when :math:`d \le n`. Both matrices are symmetric positive definite for
+:math:`\lambda > 0`, so each system is solved by a Cholesky factorisation,
+never by forming an inverse.
 """
 
 import numpy as np
@@ -25,41 +30,45 @@ from ._base import LinearModel, center_data
 
 
 class Ridge(LinearModel):
-    r"""Least squares with a squared 2-norm penalty, :math:`\lVert y-Xw-b\rVert_2^2 + \lambda\lVert w\rVert_2^2`.
+    r"""Least squares with a squared 2-norm penalty, :math:`\lVert
+    y-Xw-b\rVert_2^2 + \lambda\lVert w\rVert_2^2`.
 
     Parameters
     ----------
     alpha : float, default=1.0
-        The penalty :math:`\lambda > 0` (for :math:`\lambda = 0` use ``LinearRegression``).
+        The penalty :math:`\lambda > 0` (for :math:`\lambda = 0` use
+        ``LinearRegression``).
     fit_intercept : bool, default=True
         Fit an unpenalised intercept by centring ``X`` and ``y``.
     solver : {"auto", "primal", "dual"}, default="auto"
-        ``"primal"`` solves the :math:`d\times d` system, ``"dual"`` the :math:`n\times n`
-        one; ``"auto"`` picks the smaller (primal when ``n_features <= n_samples``).
+        ``"primal"`` solves the :math:`d\times d` system, ``"dual"`` the
+        :math:`n\times n` one; ``"auto"`` picks the smaller (primal when
+        ``n_features <= n_samples``).
 
     Attributes
     ----------
     coef_ : ndarray of shape (n_features,)
     intercept_ : float
     dual_coef_ : ndarray of shape (n_samples,)
-        The dual weights :math:`\alpha`, with ``coef_`` :math:`= X_c^\top\alpha` (centred
-        :math:`X_c`). The dual solver finds them directly; after the primal solve they are
-        read off the residual, :math:`\alpha = (y_c - X_c w)/\lambda`, the stationarity
-        condition rearranged.
+        The dual weights :math:`\alpha`, with ``coef_`` :math:`=
+        X_c^\top\alpha` (centred :math:`X_c`). The dual solver finds them
+        directly; after the primal solve they are read off the residual,
+        :math:`\alpha = (y_c - X_c w)/\lambda`, the stationarity condition
+        rearranged.
     solver_ : str
         ``"primal"`` or ``"dual"``, the form actually solved.
     n_features_in_ : int
 
     Notes
     -----
-    Same objective as ``sklearn.linear_model.Ridge(alpha)``, whose ``"cholesky"`` solver
-    makes the same primal/dual choice; scikit-learn names its solvers by method
-    (``"cholesky"``, ``"svd"``, ...) rather than by form.
+    Same objective as ``sklearn.linear_model.Ridge(alpha)``, whose
+    ``"cholesky"`` solver makes the same primal/dual choice; scikit-learn names
+    its solvers by method (``"cholesky"``, ``"svd"``, ...) rather than by form.
 
     References
     ----------
-    Hoerl & Kennard (1970), *Technometrics* 12(1); Hastie, Tibshirani & Friedman,
-    *The Elements of Statistical Learning*, §3.4.1.
+    Hoerl & Kennard (1970), *Technometrics* 12(1); Hastie, Tibshirani &
+    Friedman, *The Elements of Statistical Learning*, §3.4.1.
     """
 
     def __init__(self, alpha=1.0, fit_intercept=True, solver="auto"):

@@ -9,21 +9,27 @@ from ._base import LinearModel, center_data
 
 
 class SGDRegressor(LinearModel):
-    r"""Linear least squares (optionally ridge-penalised) fitted by minibatch SGD.
+    r"""Linear least squares (optionally ridge-penalised) fitted by minibatch
+    SGD.
 
     Minimises scikit-learn's ``SGDRegressor`` objective with the squared loss
 
-    .. math:: \frac1n\sum_{i=1}^n \tfrac12\bigl(y_i - w^\top x_i - b\bigr)^2 + \frac{\alpha}{2}\lVert w\rVert_2^2,
+    .. math::
 
-    whose minimiser is the ridge solution with penalty :math:`n\alpha` (``Ridge(alpha=n*alpha)``
-    on the notation page's scaling). The intercept is not penalised: the data are centred, SGD
-    runs on :math:`\tilde X = X - \bar x^\top`, :math:`\tilde y = y - \bar y`, and
-    :math:`b = \bar y - \bar x^\top w` afterwards, which gives the same minimiser.
+        \frac1n\sum_{i=1}^n \tfrac12\bigl(y_i - w^\top x_i - b\bigr)^2
+            + \frac{\alpha}{2}\lVert w\rVert_2^2,
 
-    Each minibatch :math:`B` takes the step
-    :math:`w \leftarrow w - \eta_t\bigl(\tfrac1{|B|}\tilde X_B^\top(\tilde X_B w - \tilde y_B) + \alpha w\bigr)`;
-    see :func:`mllib.optim.minibatch_sgd` for the epochs and the stopping rule. Standardise the
-    features first: the usable step sizes depend on their scale.
+    whose minimiser is the ridge solution with penalty :math:`n\alpha`
+    (``Ridge(alpha=n*alpha)`` on the notation page's scaling). The intercept is
+    not penalised: the data are centred, SGD runs on :math:`\tilde X = X - \bar
+    x^\top`, :math:`\tilde y = y - \bar y`, and :math:`b = \bar y - \bar x^\top
+    w` afterwards, which gives the same minimiser.
+
+    Each minibatch :math:`B` takes the step :math:`w \leftarrow w -
+    \eta_t\bigl(\tfrac1{|B|}\tilde X_B^\top(\tilde X_B w - \tilde y_B) + \alpha
+    w\bigr)`; see :func:`mllib.optim.minibatch_sgd` for the epochs and the
+    stopping rule. Standardise the features first: the usable step sizes depend
+    on their scale.
 
     Parameters
     ----------
@@ -34,11 +40,12 @@ class SGDRegressor(LinearModel):
     max_iter : int
         Maximum number of epochs (passes over the data).
     tol : float or None
-        Stop once the objective has not improved by ``tol`` for ``n_iter_no_change`` epochs;
-        ``None`` runs ``max_iter`` epochs.
+        Stop once the objective has not improved by ``tol`` for
+        ``n_iter_no_change`` epochs; ``None`` runs ``max_iter`` epochs.
     learning_rate : {"invscaling", "constant"} or callable
-        ``"invscaling"``: :math:`\eta_t = \eta_0 / t^{\text{power\_t}}`; ``"constant"``:
-        :math:`\eta_0`; or any schedule ``t -> eta_t`` from :mod:`mllib.optim`.
+        ``"invscaling"``: :math:`\eta_t = \eta_0 / t^{\text{power\_t}}`;
+        ``"constant"``: :math:`\eta_0`; or any schedule ``t -> eta_t`` from
+        :mod:`mllib.optim`.
     eta0 : float
     power_t : float
     batch_size : int
@@ -53,15 +60,17 @@ class SGDRegressor(LinearModel):
     n_iter_ : int
         Number of epochs run.
     loss_curve_ : ndarray of shape (n_iter_ + 1,)
-        The objective (on the centred data) after each epoch, starting from :math:`w = 0`.
+        The objective (on the centred data) after each epoch, starting from
+        :math:`w = 0`.
     n_features_in_ : int
 
     Notes
     -----
-    Scikit-learn's ``SGDRegressor`` has the same objective, but it updates the intercept by
-    SGD too, draws with its own generator, measures ``tol`` on the running training loss, and
-    offers averaging; the two agree at convergence, not step by step. Reference: Bottou,
-    "Stochastic gradient descent tricks" (2012).
+    Scikit-learn's ``SGDRegressor`` has the same objective, but it updates the
+    intercept by SGD too, draws with its own generator, measures ``tol`` on the
+    running training loss, and offers averaging; the two agree at convergence,
+    not step by step. Reference: Bottou, "Stochastic gradient descent tricks"
+    (2012).
     """
 
     def __init__(

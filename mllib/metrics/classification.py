@@ -8,7 +8,8 @@ from ._checks import check_consistent_targets
 
 
 def accuracy_score(y_true, y_pred):
-    r"""Fraction of correct predictions, :math:`\frac1n\sum_i \mathbb 1[\hat y_i = y_i]`.
+    r"""Fraction of correct predictions, :math:`\frac1n\sum_i \mathbb 1[\hat
+    y_i = y_i]`.
 
     Parameters
     ----------
@@ -20,17 +21,19 @@ def accuracy_score(y_true, y_pred):
 
 
 def confusion_matrix(y_true, y_pred, *, labels=None):
-    r"""Counts :math:`C_{jk}` of samples with true class ``labels[j]`` predicted as ``labels[k]``.
+    r"""Counts :math:`C_{jk}` of samples with true class ``labels[j]``
+    predicted as ``labels[k]``.
 
-    Rows are true classes and columns predictions, as in scikit-learn; for two classes
-    ordered (negative, positive) that is ``[[TN, FP], [FN, TP]]``.
+    Rows are true classes and columns predictions, as in scikit-learn; for two
+    classes ordered (negative, positive) that is ``[[TN, FP], [FN, TP]]``.
 
     Parameters
     ----------
     y_true, y_pred : array-like of shape (n_samples,)
     labels : array-like of shape (n_classes,), optional
-        Classes and their order; default the sorted union of ``y_true`` and ``y_pred``.
-        Samples whose true or predicted class is not listed are left out.
+        Classes and their order; default the sorted union of ``y_true`` and
+        ``y_pred``. Samples whose true or predicted class is not listed are
+        left out.
 
     Returns
     -------
@@ -62,23 +65,26 @@ def precision_score(
     average="binary",
     zero_division="warn",
 ):
-    r"""Precision :math:`TP/(TP+FP)`: the fraction of positive predictions that are right.
+    r"""Precision :math:`TP/(TP+FP)`: the fraction of positive predictions that
+    are right.
 
     Parameters
     ----------
     y_true, y_pred : array-like of shape (n_samples,)
     labels : array-like, optional
-        The classes to score when ``average`` is not ``"binary"`` (default: all present).
+        The classes to score when ``average`` is not ``"binary"`` (default: all
+        present).
     pos_label : label, default 1
         The positive class when ``average="binary"``.
     average : {"binary", "micro", "macro", "weighted", None}
-        ``"binary"``: the score of ``pos_label`` (two classes only). ``None``: one score per
-        class. ``"macro"``: their unweighted mean; ``"weighted"``: their mean weighted by
-        the class sizes; ``"micro"``: the score of the pooled counts (for single-label
-        data equal to the accuracy).
+        ``"binary"``: the score of ``pos_label`` (two classes only). ``None``:
+        one score per class. ``"macro"``: their unweighted mean;
+        ``"weighted"``: their mean weighted by the class sizes; ``"micro"``:
+        the score of the pooled counts (for single-label data equal to the
+        accuracy).
     zero_division : {"warn", 0.0, 1.0, np.nan}
-        The value returned when there are no positive predictions (``"warn"``: 0 with a
-        warning), as in scikit-learn.
+        The value returned when there are no positive predictions (``"warn"``:
+        0 with a warning), as in scikit-learn.
     """
     return _precision_recall_f1(
         y_true, y_pred, labels, pos_label, average, zero_division, "precision"
@@ -94,10 +100,11 @@ def recall_score(
     average="binary",
     zero_division="warn",
 ):
-    r"""Recall (sensitivity, true-positive rate) :math:`TP/(TP+FN)`: the fraction of positives found.
+    r"""Recall (sensitivity, true-positive rate) :math:`TP/(TP+FN)`: the
+    fraction of positives found.
 
-    Parameters as in :func:`precision_score`; the zero division occurs when a class has
-    no true samples.
+    Parameters as in :func:`precision_score`; the zero division occurs when a
+    class has no true samples.
     """
     return _precision_recall_f1(
         y_true, y_pred, labels, pos_label, average, zero_division, "recall"
@@ -113,11 +120,12 @@ def f1_score(
     average="binary",
     zero_division="warn",
 ):
-    r""":math:`F_1 = \frac{2PR}{P+R} = \frac{2TP}{2TP+FP+FN}`, the harmonic mean of precision and recall.
+    r""":math:`F_1 = \frac{2PR}{P+R} = \frac{2TP}{2TP+FP+FN}`, the harmonic
+    mean of precision and recall.
 
     Parameters as in :func:`precision_score`; the zero division occurs when
-    :math:`TP+FP+FN=0`. The second form is used, so :math:`F_1` is defined (and 0) when
-    :math:`TP=0` but some predictions or true samples are positive.
+    :math:`TP+FP+FN=0`. The second form is used, so :math:`F_1` is defined (and
+    0) when :math:`TP=0` but some predictions or true samples are positive.
     """
     return _precision_recall_f1(
         y_true, y_pred, labels, pos_label, average, zero_division, "F1"
@@ -125,14 +133,16 @@ def f1_score(
 
 
 def log_loss(y_true, y_proba, *, labels=None, normalize=True):
-    r"""Cross-entropy :math:`-\frac1n\sum_i\log \hat p_{i,y_i}` of predicted probabilities.
+    r"""Cross-entropy :math:`-\frac1n\sum_i\log \hat p_{i,y_i}` of predicted
+    probabilities.
 
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
     y_proba : array-like of shape (n_samples, n_classes) or (n_samples,)
-        Probabilities with columns in the order of the sorted classes; a 1-D array is the
-        probability of the larger of two classes. Rows must sum to 1.
+        Probabilities with columns in the order of the sorted classes; a 1-D
+        array is the probability of the larger of two classes. Rows must sum to
+        1.
     labels : array-like, optional
         All the classes, when ``y_true`` does not contain every one of them.
     normalize : bool
@@ -140,10 +150,10 @@ def log_loss(y_true, y_proba, *, labels=None, normalize=True):
 
     Notes
     -----
-    As in scikit-learn, probabilities are clipped to :math:`[\epsilon, 1-\epsilon]` with
-    :math:`\epsilon` the machine epsilon, so a confident mistake costs about 36 instead of
-    :math:`\infty`. Unlike scikit-learn, which only warns, rows that do not sum to 1 raise a
-    ``ValueError``.
+    As in scikit-learn, probabilities are clipped to :math:`[\epsilon,
+    1-\epsilon]` with :math:`\epsilon` the machine epsilon, so a confident
+    mistake costs about 36 instead of :math:`\infty`. Unlike scikit-learn,
+    which only warns, rows that do not sum to 1 raise a ``ValueError``.
     """
     y_true = np.asarray(y_true)
     proba = np.asarray(y_proba, dtype=float)
@@ -156,7 +166,8 @@ def log_loss(y_true, y_proba, *, labels=None, normalize=True):
         or len(y_true) == 0
     ):
         raise ValueError(
-            f"y_true must be 1-D and y_proba (n_samples, n_classes) with the same n_samples > 0; "
+            "y_true must be 1-D and y_proba (n_samples, n_classes) with "
+            "the same n_samples > 0; "
             f"got shapes {y_true.shape} and {np.shape(y_proba)}."
         )
     if not np.all(np.isfinite(proba)) or proba.min() < 0 or proba.max() > 1:
@@ -165,12 +176,14 @@ def log_loss(y_true, y_proba, *, labels=None, normalize=True):
         proba.sum(axis=1), 1.0, rtol=np.sqrt(np.finfo(float).eps)
     ):
         raise ValueError(
-            "The rows of y_proba do not sum to 1; pass probabilities (e.g. predict_proba)."
+            "The rows of y_proba do not sum to 1; pass probabilities "
+            "(e.g. predict_proba)."
         )
     classes = np.unique(y_true) if labels is None else np.unique(labels)
     if len(classes) != proba.shape[1]:
         raise ValueError(
-            f"y_proba has {proba.shape[1]} columns but there are {len(classes)} classes "
+            f"y_proba has {proba.shape[1]} columns but there are "
+            f"{len(classes)} classes "
             f"{classes[:10]}; pass every class through the labels argument."
         )
     index = _label_index(y_true, classes)
@@ -193,7 +206,8 @@ def _check_labels(y_true, y_pred, labels):
         or len(np.unique(labels)) != len(labels)
     ):
         raise ValueError(
-            f"labels must be a non-empty 1-D array of distinct classes; got {labels!r}."
+            "labels must be a non-empty 1-D array of distinct classes; "
+            f"got {labels!r}."
         )
     return labels
 
@@ -209,29 +223,34 @@ def _label_index(y, labels):
 def _precision_recall_f1(
     y_true, y_pred, labels, pos_label, average, zero_division, requested
 ):
-    """Per-class or averaged (precision, recall, F1), following scikit-learn; only the
-    ``requested`` score warns about a zero division."""
+    """Per-class or averaged (precision, recall, F1), following scikit-learn;
+    only the ``requested`` score warns about a zero division."""
     if average not in ("binary", "micro", "macro", "weighted", None):
         raise ValueError(
-            f'average must be "binary", "micro", "macro", "weighted" or None; got {average!r}.'
+            'average must be "binary", "micro", "macro", "weighted" or '
+            f"None; got {average!r}."
         )
     if not (
         isinstance(zero_division, str) and zero_division == "warn"
     ) and not (zero_division in (0.0, 1.0) or np.isnan(zero_division)):
         raise ValueError(
-            f'zero_division must be "warn", 0.0, 1.0 or np.nan; got {zero_division!r}.'
+            'zero_division must be "warn", 0.0, 1.0 or np.nan; got '
+            f"{zero_division!r}."
         )
     y_true, y_pred = check_consistent_targets(y_true, y_pred, numeric=False)
     present = np.unique(np.concatenate([y_true, y_pred]))
     if average == "binary":
         if len(present) > 2:
             raise ValueError(
-                f"average='binary' needs two classes, but y_true and y_pred contain {len(present)}: "
-                f"{present[:10]}. Choose average='macro', 'micro', 'weighted' or None."
+                "average='binary' needs two classes, but y_true and "
+                f"y_pred contain {len(present)}: "
+                f"{present[:10]}. Choose average='macro', 'micro', "
+                "'weighted' or None."
             )
         if pos_label not in present and len(present) == 2:
             raise ValueError(
-                f"pos_label={pos_label!r} is not a valid label; it must be one of {present}."
+                f"pos_label={pos_label!r} is not a valid label; it must "
+                f"be one of {present}."
             )
         labels = np.asarray([pos_label])
     else:
@@ -276,7 +295,8 @@ def _divide(numerator, denominator, zero_division, name, requested):
     if undefined.any():
         if isinstance(zero_division, str) and name == requested:
             warnings.warn(
-                f"{name} is ill-defined (0/0) for {undefined.sum()} class(es) and is set to 0; "
+                f"{name} is ill-defined (0/0) for {undefined.sum()} "
+                "class(es) and is set to 0; "
                 "use the zero_division argument to choose the value.",
                 UserWarning,
                 stacklevel=4,

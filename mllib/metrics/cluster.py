@@ -1,7 +1,9 @@
-r"""Scores for clusterings: agreement with reference labels (ARI) and internal quality (silhouette).
+r"""Scores for clusterings: agreement with reference labels (ARI) and internal
+quality (silhouette).
 
-Cluster labels are arbitrary names: renaming the clusters of a clustering gives the same
-clustering, so both scores are invariant under any permutation of the labels.
+Cluster labels are arbitrary names: renaming the clusters of a clustering gives
+the same clustering, so both scores are invariant under any permutation of the
+labels.
 """
 
 import numpy as np
@@ -12,17 +14,21 @@ from ..kernels import squared_euclidean_distances
 
 
 def adjusted_rand_score(labels_true, labels_pred):
-    r"""The Rand index of two clusterings, adjusted for chance (Hubert & Arabie, 1985).
+    r"""The Rand index of two clusterings, adjusted for chance (Hubert &
+    Arabie, 1985).
 
-    With the contingency table :math:`n_{uv}` (samples in cluster :math:`u` of the first and
-    :math:`v` of the second clustering), row sums :math:`a_u` and column sums :math:`b_v`,
+    With the contingency table :math:`n_{uv}` (samples in cluster :math:`u` of
+    the first and :math:`v` of the second clustering), row sums :math:`a_u` and
+    column sums :math:`b_v`,
 
     .. math::
-        \mathrm{ARI}=\frac{\sum_{uv}\binom{n_{uv}}2-E}{\frac12\Bigl[\sum_u\binom{a_u}2+\sum_v\binom{b_v}2\Bigr]-E},
+        \mathrm{ARI}=\frac{\sum_{uv}\binom{n_{uv}}2-E}
+            {\frac12\Bigl[\sum_u\binom{a_u}2+\sum_v\binom{b_v}2\Bigr]-E},
         \qquad E=\frac{\sum_u\binom{a_u}2\sum_v\binom{b_v}2}{\binom n2},
 
-    which is 1 for identical clusterings (up to renaming), about 0 for independent random
-    ones, and can be negative. Same as ``sklearn.metrics.adjusted_rand_score``.
+    which is 1 for identical clusterings (up to renaming), about 0 for
+    independent random ones, and can be negative. Same as
+    ``sklearn.metrics.adjusted_rand_score``.
     """
     labels_true, labels_pred = (
         np.asarray(labels_true).ravel(),
@@ -30,7 +36,8 @@ def adjusted_rand_score(labels_true, labels_pred):
     )
     if len(labels_true) != len(labels_pred):
         raise ValueError(
-            f"The two labelings have different lengths ({len(labels_true)} and {len(labels_pred)})."
+            "The two labelings have different lengths "
+            f"({len(labels_true)} and {len(labels_pred)})."
         )
     _, u = np.unique(labels_true, return_inverse=True)
     _, v = np.unique(labels_pred, return_inverse=True)
@@ -43,20 +50,21 @@ def adjusted_rand_score(labels_true, labels_pred):
     )
     expected = rows * cols / comb(len(u), 2)
     maximum = (rows + cols) / 2
-    if (
-        maximum == expected
-    ):  # both all in one cluster, or both all singletons: identical
+    # both all in one cluster, or both all singletons: identical
+    if maximum == expected:
         return 1.0
     return float((pairs - expected) / (maximum - expected))
 
 
 def silhouette_samples(X, labels, *, chunk_bytes=2**25):
-    r"""The silhouette :math:`s_i=\frac{b_i-a_i}{\max(a_i,b_i)}` of every sample (Rousseeuw, 1987).
+    r"""The silhouette :math:`s_i=\frac{b_i-a_i}{\max(a_i,b_i)}` of every
+    sample (Rousseeuw, 1987).
 
-    :math:`a_i` is the mean Euclidean distance from :math:`x_i` to the other members of its
-    cluster, :math:`b_i` the smallest mean distance to the members of another cluster;
-    :math:`s_i=0` for a sample alone in its cluster. Distances are computed a block of rows at a
-    time. Same as ``sklearn.metrics.silhouette_samples`` (Euclidean metric).
+    :math:`a_i` is the mean Euclidean distance from :math:`x_i` to the other
+    members of its cluster, :math:`b_i` the smallest mean distance to the
+    members of another cluster; :math:`s_i=0` for a sample alone in its
+    cluster. Distances are computed a block of rows at a time. Same as
+    ``sklearn.metrics.silhouette_samples`` (Euclidean metric).
 
     Returns
     -------
@@ -72,7 +80,8 @@ def silhouette_samples(X, labels, *, chunk_bytes=2**25):
         )
     if not 2 <= len(classes) <= len(X) - 1:
         raise ValueError(
-            f"The silhouette needs 2 <= number of clusters <= n_samples - 1; got {len(classes)}."
+            "The silhouette needs 2 <= number of clusters <= n_samples "
+            f"- 1; got {len(classes)}."
         )
     one_hot = np.eye(len(classes))[labels]
     sizes = one_hot.sum(axis=0)
@@ -98,5 +107,6 @@ def silhouette_samples(X, labels, *, chunk_bytes=2**25):
 
 
 def silhouette_score(X, labels):
-    """Mean silhouette over all samples: near 1 for compact, well-separated clusters."""
+    """Mean silhouette over all samples: near 1 for compact, well-separated
+    clusters."""
     return float(np.mean(silhouette_samples(X, labels)))

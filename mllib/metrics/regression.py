@@ -29,10 +29,11 @@ def r2_score(y_true, y_pred):
 
 
 def mean_absolute_error(y_true, y_pred):
-    r"""Mean absolute error, :math:`\mathrm{MAE} = \frac1n\sum_i |y_i - \hat y_i|`.
+    r"""Mean absolute error, :math:`\mathrm{MAE} = \frac1n\sum_i |y_i - \hat
+    y_i|`.
 
-    In the units of ``y``; each error counts in proportion to its size, so a few large
-    errors weigh less than in the MSE.
+    In the units of ``y``; each error counts in proportion to its size, so a
+    few large errors weigh less than in the MSE.
 
     Parameters
     ----------
@@ -43,11 +44,13 @@ def mean_absolute_error(y_true, y_pred):
 
 
 def mean_squared_error(y_true, y_pred):
-    r"""Mean squared error, :math:`\mathrm{MSE} = \frac1n\sum_i (y_i - \hat y_i)^2`.
+    r"""Mean squared error, :math:`\mathrm{MSE} = \frac1n\sum_i (y_i - \hat
+    y_i)^2`.
 
-    The empirical risk of the squared loss, in squared units of ``y``. It is related to
-    :math:`R^2` by :math:`R^2 = 1 - \mathrm{MSE}/\widehat{\operatorname{Var}}(y)` (population
-    variance of ``y_true``).
+    The empirical risk of the squared loss, in squared units of ``y``. It is
+    related to :math:`R^2` by :math:`R^2 = 1 -
+    \mathrm{MSE}/\widehat{\operatorname{Var}}(y)` (population variance of
+    ``y_true``).
 
     Parameters
     ----------
@@ -58,7 +61,8 @@ def mean_squared_error(y_true, y_pred):
 
 
 def root_mean_squared_error(y_true, y_pred):
-    r"""Root mean squared error, :math:`\mathrm{RMSE} = \sqrt{\mathrm{MSE}}`, in the units of ``y``.
+    r"""Root mean squared error, :math:`\mathrm{RMSE} = \sqrt{\mathrm{MSE}}`,
+    in the units of ``y``.
 
     Parameters
     ----------

@@ -1,4 +1,5 @@
-"""Mixture models, with scikit-learn's names, parameters and fitted attributes."""
+"""Mixture models, with scikit-learn's names, parameters and fitted
+attributes."""
 
 from .gaussian_mixture import GaussianMixture
 

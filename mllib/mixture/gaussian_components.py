@@ -1,21 +1,28 @@
-r"""The Gaussian components of a mixture: weighted maximum-likelihood estimates and log-densities.
+r"""The Gaussian components of a mixture: weighted maximum-likelihood estimates
+and log-densities.
 
-A component is stored through the Cholesky factor :math:`U` of its **precision**
-:math:`\Sigma^{-1}=UU^\top` (upper triangular), as scikit-learn does: then
+A component is stored through the Cholesky factor :math:`U` of its
+**precision** :math:`\Sigma^{-1}=UU^\top` (upper triangular), as scikit-learn
+does: then
 
-.. math:: \log\mathcal N(x\mid\mu,\Sigma) = -\tfrac12\bigl(d\log2\pi+\lVert U^\top(x-\mu)\rVert^2\bigr)+\sum_j\log U_{jj},
+.. math::
 
-with neither an inverse nor a determinant (:math:`\log\det\Sigma^{-1}=2\sum_j\log U_{jj}`).
-``covariance_type`` fixes the shape of the covariances and of their factors:
+    \log\mathcal N(x\mid\mu,\Sigma)
+        = -\tfrac12\bigl(d\log2\pi+\lVert U^\top(x-\mu)\rVert^2\bigr)
+        +\sum_j\log U_{jj},
 
-========== ============================ ===========================================
-type       covariances                  precision factors
-========== ============================ ===========================================
-full       (K, d, d), one per component (K, d, d), upper triangular
-tied       (d, d), shared               (d, d)
-diag       (K, d), diagonals            (K, d), :math:`1/\sigma_{kj}`
-spherical  (K,), :math:`\sigma_k^2 I`   (K,), :math:`1/\sigma_k`
-========== ============================ ===========================================
+with neither an inverse nor a determinant
+(:math:`\log\det\Sigma^{-1}=2\sum_j\log U_{jj}`). ``covariance_type`` fixes the
+shape of the covariances and of their factors:
+
+========== ============================
+=========================================== type       covariances
+precision factors ========== ============================
+=========================================== full       (K, d, d), one per
+component (K, d, d), upper triangular tied       (d, d), shared
+(d, d) diag       (K, d), diagonals            (K, d), :math:`1/\sigma_{kj}`
+spherical  (K,), :math:`\sigma_k^2 I`   (K,), :math:`1/\sigma_k` ==========
+============================ ===========================================
 """
 
 import numpy as np
@@ -24,8 +31,10 @@ from scipy.linalg import cholesky, solve_triangular
 COVARIANCE_TYPES = ("full", "tied", "diag", "spherical")
 
 SINGULAR_MESSAGE = (
-    "A component's covariance is singular (not positive definite): it has collapsed onto too few "
-    "points, or onto a lower-dimensional subspace, where the likelihood is unbounded. Increase "
+    "A component's covariance is singular (not positive definite): it "
+    "has collapsed onto too few "
+    "points, or onto a lower-dimensional subspace, where the likelihood "
+    "is unbounded. Increase "
     "reg_covar, use fewer components, or standardise X."
 )
 
@@ -76,9 +85,11 @@ def estimate_gaussian_parameters(X, resp, reg_covar, covariance_type):
 
 
 def precision_cholesky(covariances, covariance_type):
-    r"""Upper-triangular :math:`U` with :math:`UU^\top=\Sigma^{-1}`: :math:`U=L^{-\top}` for :math:`\Sigma=LL^\top`.
+    r"""Upper-triangular :math:`U` with :math:`UU^\top=\Sigma^{-1}`:
+    :math:`U=L^{-\top}` for :math:`\Sigma=LL^\top`.
 
-    Raises ``ValueError`` (suggesting a larger ``reg_covar``) if a covariance is not positive definite.
+    Raises ``ValueError`` (suggesting a larger ``reg_covar``) if a covariance
+    is not positive definite.
     """
     if covariance_type in ("diag", "spherical"):
         if np.any(covariances <= 0):
@@ -99,10 +110,12 @@ def precision_cholesky(covariances, covariance_type):
 
 
 def precision_cholesky_from_precisions(precisions, covariance_type):
-    r"""Upper-triangular :math:`U` with :math:`UU^\top=P` for given precisions :math:`P`.
+    r"""Upper-triangular :math:`U` with :math:`UU^\top=P` for given precisions
+    :math:`P`.
 
-    With :math:`J` the reversal permutation, the (lower) Cholesky factor :math:`JPJ=LL^\top` gives
-    :math:`P=(JLJ)(JLJ)^\top`, and :math:`JLJ` is upper triangular.
+    With :math:`J` the reversal permutation, the (lower) Cholesky factor
+    :math:`JPJ=LL^\top` gives :math:`P=(JLJ)(JLJ)^\top`, and :math:`JLJ` is
+    upper triangular.
     """
     if covariance_type in ("diag", "spherical"):
         return np.sqrt(precisions)
@@ -113,7 +126,8 @@ def precision_cholesky_from_precisions(precisions, covariance_type):
 
 
 def covariances_from_precision_cholesky(factors, covariance_type):
-    r""":math:`\Sigma=(UU^\top)^{-1}=U^{-\top}U^{-1}`, with :math:`U^{-1}` by back substitution."""
+    r""":math:`\Sigma=(UU^\top)^{-1}=U^{-\top}U^{-1}`, with :math:`U^{-1}` by
+    back substitution."""
     if covariance_type in ("diag", "spherical"):
         return 1.0 / factors**2
     stacked = factors[None] if covariance_type == "tied" else factors
@@ -125,14 +139,14 @@ def covariances_from_precision_cholesky(factors, covariance_type):
 
 
 def log_gaussian_density(X, means, factors, covariance_type):
-    r""":math:`\log\mathcal N(x_i\mid\mu_k,\Sigma_k)` for all samples and components, shape (n, K)."""
+    r""":math:`\log\mathcal N(x_i\mid\mu_k,\Sigma_k)` for all samples and
+    components, shape (n, K)."""
     n, d = X.shape
     log_density = np.empty((n, len(means)))
     for k, mean in enumerate(means):
         U = factors if covariance_type == "tied" else factors[k]
-        whitened = (
-            (X - mean) @ U if U.ndim == 2 else (X - mean) * U
-        )  # U^T (x - mu), row by row
+        # U^T (x - mu), row by row
+        whitened = (X - mean) @ U if U.ndim == 2 else (X - mean) * U
         log_det = (
             np.sum(np.log(np.diag(U)))
             if U.ndim == 2

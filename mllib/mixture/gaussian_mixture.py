@@ -73,12 +73,15 @@ def _is_positive_definite(precisions, covariance_type):
 
 
 class GaussianMixture(DensityMixin, BaseEstimator):
-    r"""A mixture of :math:`K` Gaussians, :math:`p(x)=\sum_k\pi_k\mathcal N(x\mid\mu_k,\Sigma_k)`, fitted by EM.
+    r"""A mixture of :math:`K` Gaussians, :math:`p(x)=\sum_k\pi_k\mathcal
+    N(x\mid\mu_k,\Sigma_k)`, fitted by EM.
 
-    EM maximises the log-likelihood :math:`\ell=\sum_i\log p(x_i)` by alternating the E-step
-    (responsibilities :math:`r_{ik}=P(z_i=k\mid x_i)`) and the M-step (weighted estimates); each
-    iteration does not decrease :math:`\ell` (exactly so for ``reg_covar=0``). It stops when the
-    mean log-likelihood :math:`\ell/n` changes by less than ``tol``, keeping the best of ``n_init`` runs.
+    EM maximises the log-likelihood :math:`\ell=\sum_i\log p(x_i)` by
+    alternating the E-step (responsibilities :math:`r_{ik}=P(z_i=k\mid x_i)`)
+    and the M-step (weighted estimates); each iteration does not decrease
+    :math:`\ell` (exactly so for ``reg_covar=0``). It stops when the mean
+    log-likelihood :math:`\ell/n` changes by less than ``tol``, keeping the
+    best of ``n_init`` runs.
 
     Parameters
     ----------
@@ -87,40 +90,45 @@ class GaussianMixture(DensityMixin, BaseEstimator):
     tol : float, default 1e-3
         On the change of the per-sample mean log-likelihood.
     reg_covar : float, default 1e-6
-        Added to the diagonal of every covariance: a floor that keeps the likelihood bounded.
+        Added to the diagonal of every covariance: a floor that keeps the
+        likelihood bounded.
     max_iter : int, default 100
     n_init : int, default 1
     init_params : {"kmeans", "k-means++", "random", "random_from_data"}
-        Initial responsibilities: k-means labels, k-means++ seeds, uniform random (normalised),
-        or random samples.
+        Initial responsibilities: k-means labels, k-means++ seeds, uniform
+        random (normalised), or random samples.
     weights_init, means_init, precisions_init : array-like, optional
-        Initial parameters, replacing those from ``init_params`` (precisions in the shape of
-        ``covariances_``). If all three are given, no random initialisation happens.
+        Initial parameters, replacing those from ``init_params`` (precisions in
+        the shape of ``covariances_``). If all three are given, no random
+        initialisation happens.
     random_state : None, int or numpy.random.Generator
 
     Attributes
     ----------
-    weights_ : (K,); means_ : (K, d); covariances_, precisions_, precisions_cholesky_
-        Shapes as in :mod:`mllib.mixture.gaussian_components`.
+    weights_, means_, covariances_, precisions_, precisions_cholesky_
+        Of shapes (K,), (K, d) and as in
+        :mod:`mllib.mixture.gaussian_components`.
     converged_ : bool
     n_iter_ : int
     lower_bound_ : float
-        Mean log-likelihood computed by the last E-step, i.e. of the parameters *before* the
-        last M-step; the final parameters score at least as well (monotonicity).
+        Mean log-likelihood computed by the last E-step, i.e. of the parameters
+        *before* the last M-step; the final parameters score at least as well
+        (monotonicity).
     lower_bounds_ : list of float
         ``lower_bound_`` after every iteration of the best run.
     n_features_in_ : int
 
     Notes
     -----
-    Equivalent to ``sklearn.mixture.GaussianMixture`` (same objective, M-step, ``reg_covar``,
-    stopping rule and attributes); from the same initial parameters both take the same EM
-    steps. The k-means initialisation uses :class:`mllib.cluster.KMeans`.
+    Equivalent to ``sklearn.mixture.GaussianMixture`` (same objective, M-step,
+    ``reg_covar``, stopping rule and attributes); from the same initial
+    parameters both take the same EM steps. The k-means initialisation uses
+    :class:`mllib.cluster.KMeans`.
 
     References
     ----------
-    Dempster, Laird & Rubin, J. R. Stat. Soc. B 39 (1977); Bishop, *Pattern Recognition and
-    Machine Learning*, §9.2–9.4.
+    Dempster, Laird & Rubin, J. R. Stat. Soc. B 39 (1977); Bishop, *Pattern
+    Recognition and Machine Learning*, §9.2–9.4.
     """
 
     def __init__(
@@ -151,12 +159,14 @@ class GaussianMixture(DensityMixin, BaseEstimator):
         self.random_state = random_state
 
     def fit(self, X, y=None):
-        """Fit to ``X`` of shape (n_samples, n_features); ``y`` is ignored. Returns self."""
+        """Fit to ``X`` of shape (n_samples, n_features); ``y`` is ignored.
+        Returns self."""
         self.fit_predict(X)
         return self
 
     def fit_predict(self, X, y=None):
-        """Fit, then return the most probable component of each sample, shape (n_samples,)."""
+        """Fit, then return the most probable component of each sample, shape
+        (n_samples,)."""
         X = validate_data(self, X, dtype=np.float64)
         n_components, tol, reg_covar, max_iter, n_init, given = (
             self._check_parameters(X)
@@ -195,27 +205,31 @@ class GaussianMixture(DensityMixin, BaseEstimator):
         )
         if not self.converged_ and max_iter > 0:
             warnings.warn(
-                f"EM did not converge in max_iter={max_iter} iterations (the best run's last "
-                "change in mean log-likelihood was at least tol); increase max_iter or tol.",
+                f"EM did not converge in max_iter={max_iter} iterations "
+                "(the best run's last "
+                "change in mean log-likelihood was at least tol); "
+                "increase max_iter or tol.",
                 ConvergenceWarning,
             )
-        return np.argmax(
-            self._e_step(X)[1], axis=1
-        )  # final E-step: agrees with predict(X)
+        # final E-step: agrees with predict(X)
+        return np.argmax(self._e_step(X)[1], axis=1)
 
     def _check_parameters(self, X):
         n_components = check_int(self.n_components, "n_components", low=1)
         if n_components > len(X):
             raise ValueError(
-                f"n_components={n_components} is larger than the number of samples ({len(X)})."
+                f"n_components={n_components} is larger than the number "
+                f"of samples ({len(X)})."
             )
         if self.covariance_type not in COVARIANCE_TYPES:
             raise ValueError(
-                f"covariance_type must be one of {COVARIANCE_TYPES}; got {self.covariance_type!r}."
+                f"covariance_type must be one of {COVARIANCE_TYPES}; got "
+                f"{self.covariance_type!r}."
             )
         if self.init_params not in INIT_PARAMS:
             raise ValueError(
-                f"init_params must be one of {INIT_PARAMS}; got {self.init_params!r}."
+                f"init_params must be one of {INIT_PARAMS}; got "
+                f"{self.init_params!r}."
             )
         return (
             n_components,
@@ -250,22 +264,26 @@ class GaussianMixture(DensityMixin, BaseEstimator):
                 )
                 if given[name].shape != shape:
                     raise ValueError(
-                        f"{name} must have shape {shape} for n_components={K}, {d} features and "
-                        f"covariance_type={self.covariance_type!r}; got {given[name].shape}."
+                        f"{name} must have shape {shape} for "
+                        f"n_components={K}, {d} features and "
+                        f"covariance_type={self.covariance_type!r}; got "
+                        f"{given[name].shape}."
                     )
         weights = given.get("weights_init")
         if weights is not None and (
             np.any(weights < 0) or abs(weights.sum() - 1) > 1e-8
         ):
             raise ValueError(
-                f"weights_init must be non-negative and sum to 1; got sum {weights.sum()!r}."
+                "weights_init must be non-negative and sum to 1; got "
+                f"sum {weights.sum()!r}."
             )
         precisions = given.get("precisions_init")
         if precisions is not None and not _is_positive_definite(
             precisions, self.covariance_type
         ):
             raise ValueError(
-                "precisions_init must hold symmetric positive definite matrices (positive numbers "
+                "precisions_init must hold symmetric positive definite "
+                "matrices (positive numbers "
                 f"for covariance_type={self.covariance_type!r})."
             )
         return given
@@ -321,7 +339,8 @@ class GaussianMixture(DensityMixin, BaseEstimator):
         )
 
     def score_samples(self, X):
-        r"""Log-density :math:`\log p(x_i)` of each row of ``X``, shape (n_samples,)."""
+        r"""Log-density :math:`\log p(x_i)` of each row of ``X``, shape
+        (n_samples,)."""
         return self._e_step(self._check_X(X))[0]
 
     def score(self, X, y=None):
@@ -329,7 +348,8 @@ class GaussianMixture(DensityMixin, BaseEstimator):
         return float(np.mean(self.score_samples(X)))
 
     def predict_proba(self, X):
-        r"""Responsibilities :math:`P(z=k\mid x_i)`, shape (n_samples, n_components)."""
+        r"""Responsibilities :math:`P(z=k\mid x_i)`, shape (n_samples,
+        n_components)."""
         return np.exp(self._e_step(self._check_X(X))[1])
 
     def predict(self, X):
@@ -347,20 +367,24 @@ class GaussianMixture(DensityMixin, BaseEstimator):
         return int(covariance[self.covariance_type] + K * d + K - 1)
 
     def bic(self, X):
-        r"""Bayesian information criterion :math:`-2\ell+p\log n` on ``X`` (lower is better)."""
+        r"""Bayesian information criterion :math:`-2\ell+p\log n` on ``X``
+        (lower is better)."""
         return -2 * self.score(X) * len(X) + self._n_parameters() * np.log(
             len(X)
         )
 
     def aic(self, X):
-        r"""Akaike information criterion :math:`-2\ell+2p` on ``X`` (lower is better)."""
+        r"""Akaike information criterion :math:`-2\ell+2p` on ``X`` (lower is
+        better)."""
         return -2 * self.score(X) * len(X) + 2 * self._n_parameters()
 
     def sample(self, n_samples=1):
-        r"""Draw ``n_samples`` points: returns ``X`` (n_samples, d) and their components ``y``.
+        r"""Draw ``n_samples`` points: returns ``X`` (n_samples, d) and their
+        components ``y``.
 
-        :math:`x=\mu_k+U_k^{-\top}z` with :math:`z\sim\mathcal N(0,I)` has covariance
-        :math:`U_k^{-\top}U_k^{-1}=\Sigma_k`; the triangular solve replaces an inverse.
+        :math:`x=\mu_k+U_k^{-\top}z` with :math:`z\sim\mathcal N(0,I)` has
+        covariance :math:`U_k^{-\top}U_k^{-1}=\Sigma_k`; the triangular solve
+        replaces an inverse.
         """
         n_samples = check_int(n_samples, "n_samples", low=1)
         check_is_fitted(self)

@@ -1,19 +1,21 @@
 r"""What every naive Bayes classifier shares: Bayes' rule in log space.
 
-A naive Bayes model stores a class prior :math:`\pi_k` and, for each class, a density of
-the features that factorises over them (the naive Bayes assumption). The joint
-log-likelihood :math:`j_k(x) = \log\pi_k + \sum_j\log p(x_j\mid k)` is computed by each
-model; the posterior is
+A naive Bayes model stores a class prior :math:`\pi_k` and, for each class, a
+density of the features that factorises over them (the naive Bayes assumption).
+The joint log-likelihood :math:`j_k(x) = \log\pi_k + \sum_j\log p(x_j\mid k)`
+is computed by each model; the posterior is
 
 .. math:: \log P(k\mid x) = j_k(x) - \log\sum_l e^{j_l(x)},
 
-normalised with ``logsumexp`` so that nothing underflows, however many features multiply.
+normalised with ``logsumexp`` so that nothing underflows, however many features
+multiply.
 
-**Zero probabilities.** With ``alpha=0`` (the exact maximum-likelihood estimate) a class
-can give probability 0 to a feature value; then :math:`j_k(x) = -\infty` and the posterior
-of that class is exactly 0, computed without NaN (:math:`0\cdot\log 0` is taken as 0 for
-outcomes that did not occur). If *every* class gives probability 0 to a sample, its
-posterior is 0/0, undefined, and prediction raises a ``ValueError``.
+**Zero probabilities.** With ``alpha=0`` (the exact maximum-likelihood
+estimate) a class can give probability 0 to a feature value; then :math:`j_k(x)
+= -\infty` and the posterior of that class is exactly 0, computed without NaN
+(:math:`0\cdot\log 0` is taken as 0 for outcomes that did not occur). If
+*every* class gives probability 0 to a sample, its posterior is 0/0, undefined,
+and prediction raises a ``ValueError``.
 """
 
 import numbers
@@ -27,22 +29,28 @@ from ..validation import encode_classes
 
 
 class BaseNB(ClassifierMixin, BaseEstimator):
-    """Prediction from ``_joint_log_likelihood(X)`` (n_samples, n_classes), which subclasses define."""
+    """Prediction from ``_joint_log_likelihood(X)`` (n_samples, n_classes),
+    which subclasses define."""
 
     def predict_joint_log_proba(self, X):
-        r"""Joint log-likelihoods :math:`\log\pi_k + \log p(x\mid k)`, shape (n_samples, n_classes)."""
+        r"""Joint log-likelihoods :math:`\log\pi_k + \log p(x\mid k)`, shape
+        (n_samples, n_classes)."""
         jll = self._joint_log_likelihood(self._check_X(X))
         impossible = np.all(np.isneginf(jll), axis=1)
         if impossible.any():
             raise ValueError(
-                f"{impossible.sum()} sample(s), the first at row {np.argmax(impossible)}, have "
-                "probability 0 under every class (a feature value that no class produced in "
-                "training, estimated with alpha=0), so the posterior is 0/0. Use alpha > 0."
+                f"{impossible.sum()} sample(s), the first at row "
+                f"{np.argmax(impossible)}, have "
+                "probability 0 under every class (a feature value that "
+                "no class produced in "
+                "training, estimated with alpha=0), so the posterior is "
+                "0/0. Use alpha > 0."
             )
         return jll
 
     def predict_log_proba(self, X):
-        """Log posterior probabilities, shape (n_samples, n_classes), columns in the order of ``classes_``."""
+        """Log posterior probabilities, shape (n_samples, n_classes), columns
+        in the order of ``classes_``."""
         jll = self.predict_joint_log_proba(X)
         return jll - logsumexp(jll, axis=1, keepdims=True)
 
@@ -51,7 +59,8 @@ class BaseNB(ClassifierMixin, BaseEstimator):
         return np.exp(self.predict_log_proba(X))
 
     def predict(self, X):
-        """The class with the largest posterior for each row of ``X``, shape (n_samples,)."""
+        """The class with the largest posterior for each row of ``X``, shape
+        (n_samples,)."""
         jll = self.predict_joint_log_proba(X)
         return self.classes_[np.argmax(jll, axis=1)]
 
@@ -60,7 +69,8 @@ class BaseNB(ClassifierMixin, BaseEstimator):
         return validate_data(self, X, dtype=np.float64, reset=False)
 
     def _fit_classes(self, X, y):
-        """Validate; set ``classes_`` and ``class_count_``; return X and the one-hot labels (n, K)."""
+        """Validate; set ``classes_`` and ``class_count_``; return X and the
+        one-hot labels (n, K)."""
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, y_index = encode_classes(y, estimator=self)
         Y = np.eye(len(self.classes_))[y_index]
@@ -69,7 +79,8 @@ class BaseNB(ClassifierMixin, BaseEstimator):
 
 
 class DiscreteNB(BaseNB):
-    """Shared by the count-based models: the class prior and the additive smoothing."""
+    """Shared by the count-based models: the class prior and the additive
+    smoothing."""
 
     def _check_alpha(self):
         if (
@@ -92,7 +103,8 @@ class DiscreteNB(BaseNB):
                 or not np.isclose(prior.sum(), 1.0)
             ):
                 raise ValueError(
-                    f"class_prior must be {K} non-negative probabilities summing to 1 (one per "
+                    f"class_prior must be {K} non-negative probabilities "
+                    "summing to 1 (one per "
                     f"class in {self.classes_}); got {self.class_prior!r}."
                 )
             with np.errstate(divide="ignore"):
@@ -106,27 +118,31 @@ class DiscreteNB(BaseNB):
 
 
 def smoothed_log_frequencies(counts, alpha):
-    r"""Row-wise :math:`\log\frac{c_{kv}+\alpha}{\sum_u (c_{ku}+\alpha)}`: add-:math:`\alpha` estimates.
+    r"""Row-wise :math:`\log\frac{c_{kv}+\alpha}{\sum_u (c_{ku}+\alpha)}`:
+    add-:math:`\alpha` estimates.
 
-    ``alpha = 0`` gives the maximum-likelihood frequencies, with :math:`\log 0=-\infty` for
-    outcomes never seen in a class.
+    ``alpha = 0`` gives the maximum-likelihood frequencies, with :math:`\log
+    0=-\infty` for outcomes never seen in a class.
     """
     smoothed = counts + alpha
     totals = smoothed.sum(axis=1, keepdims=True)
     if np.any(totals == 0):
         raise ValueError(
-            "A class has no counts at all, so with alpha=0 its frequencies are 0/0. Use alpha > 0."
+            "A class has no counts at all, so with alpha=0 its "
+            "frequencies are 0/0. Use alpha > 0."
         )
     with np.errstate(divide="ignore"):  # log 0 = -inf is the intended value
         return np.log(smoothed) - np.log(totals)
 
 
 def log_prob_product(counts, log_prob):
-    r""":math:`\sum_j c_{ij}\log p_{kj}` for all samples i and classes k, shape (n, K), with :math:`0\log0=0`.
+    r""":math:`\sum_j c_{ij}\log p_{kj}` for all samples i and classes k, shape
+    (n, K), with :math:`0\log0=0`.
 
-    A plain matrix product would give :math:`0\cdot(-\infty)=` NaN where a zero count meets
-    a zero probability; here that term is 0, and a positive count on a zero probability
-    gives :math:`-\infty` (the class cannot have produced the sample).
+    A plain matrix product would give :math:`0\cdot(-\infty)=` NaN where a zero
+    count meets a zero probability; here that term is 0, and a positive count
+    on a zero probability gives :math:`-\infty` (the class cannot have produced
+    the sample).
     """
     finite = np.isfinite(log_prob)
     result = counts @ np.where(finite, log_prob, 0.0).T

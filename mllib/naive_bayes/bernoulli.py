@@ -1,4 +1,5 @@
-"""Bernoulli naive Bayes, for binary features (e.g. which words occur in a document)."""
+"""Bernoulli naive Bayes, for binary features (e.g. which words occur in a
+document)."""
 
 import numpy as np
 
@@ -6,22 +7,26 @@ from .base import DiscreteNB, log_prob_product
 
 
 class BernoulliNB(DiscreteNB):
-    r"""Naive Bayes with independent Bernoulli features: :math:`p(x\mid k)=\prod_j\theta_{kj}^{x_j}(1-\theta_{kj})^{1-x_j}`.
+    r"""Naive Bayes with independent Bernoulli features: :math:`p(x\mid
+    k)=\prod_j\theta_{kj}^{x_j}(1-\theta_{kj})^{1-x_j}`.
 
     .. math:: \hat\theta_{kj} = \frac{N_{kj} + \alpha}{N_k + 2\alpha},
 
-    with :math:`N_k` the number of training samples of class :math:`k` and :math:`N_{kj}` those
-    of them with :math:`x_j=1`. Unlike the multinomial model, an absent feature
-    (:math:`x_j=0`) is evidence too, through :math:`1-\theta_{kj}`.
+    with :math:`N_k` the number of training samples of class :math:`k` and
+    :math:`N_{kj}` those of them with :math:`x_j=1`. Unlike the multinomial
+    model, an absent feature (:math:`x_j=0`) is evidence too, through
+    :math:`1-\theta_{kj}`.
 
     Parameters
     ----------
     alpha : float, default 1.0
-        Additive smoothing, used exactly as given; ``alpha=0`` is the maximum-likelihood
-        estimate (zero probabilities are handled as described in :mod:`mllib.naive_bayes.base`).
+        Additive smoothing, used exactly as given; ``alpha=0`` is the
+        maximum-likelihood estimate (zero probabilities are handled as
+        described in :mod:`mllib.naive_bayes.base`).
     binarize : float or None, default 0.0
-        Threshold: features above it become 1, the others 0. ``None``: the features must
-        already be 0 or 1, and any other value raises a ``ValueError``.
+        Threshold: features above it become 1, the others 0. ``None``: the
+        features must already be 0 or 1, and any other value raises a
+        ``ValueError``.
     fit_prior : bool
     class_prior : array-like of shape (n_classes,), optional
 
@@ -36,8 +41,9 @@ class BernoulliNB(DiscreteNB):
 
     References
     ----------
-    Manning, Raghavan & Schütze, *Introduction to Information Retrieval*, §13.3.
-    Equivalent to ``sklearn.naive_bayes.BernoulliNB(alpha=alpha, binarize=binarize)`` for ``alpha > 0``.
+    Manning, Raghavan & Schütze, *Introduction to Information Retrieval*,
+    §13.3. Equivalent to ``sklearn.naive_bayes.BernoulliNB(alpha=alpha,
+    binarize=binarize)`` for ``alpha > 0``.
     """
 
     def __init__(
@@ -56,19 +62,20 @@ class BernoulliNB(DiscreteNB):
         return tags
 
     def fit(self, X, y):
-        """Fit to ``X`` of shape (n_samples, n_features) and labels ``y``; return self."""
+        """Fit to ``X`` of shape (n_samples, n_features) and labels ``y``;
+        return self."""
         alpha = self._check_alpha()
         X, Y = self._fit_classes(X, y)
         X = self._binary(X)
         self.feature_count_ = Y.T @ X
         denominator = self.class_count_[:, None] + 2 * alpha
-        with np.errstate(
-            divide="ignore"
-        ):  # log 0 = -inf is the intended value for alpha = 0
+        # log 0 = -inf is the intended value for alpha = 0
+        with np.errstate(divide="ignore"):
             self.feature_log_prob_ = np.log(
                 self.feature_count_ + alpha
             ) - np.log(denominator)
-            # log(1 - θ) from the complementary count, exact even when θ rounds to 1
+            # log(1 - θ) from the complementary count, exact even when θ rounds
+            # to 1
             self._log_complement = np.log(
                 self.class_count_[:, None] - self.feature_count_ + alpha
             ) - np.log(denominator)
@@ -81,8 +88,10 @@ class BernoulliNB(DiscreteNB):
         if not np.all((X == 0) | (X == 1)):
             bad = np.argwhere((X != 0) & (X != 1))[0]
             raise ValueError(
-                f"With binarize=None the features must be 0 or 1; X[{bad[0]}, {bad[1]}] = "
-                f"{float(X[tuple(bad)]):g}. Pass a threshold as binarize, or use MultinomialNB for counts."
+                "With binarize=None the features must be 0 or 1; "
+                f"X[{bad[0]}, {bad[1]}] = "
+                f"{float(X[tuple(bad)]):g}. Pass a threshold as "
+                "binarize, or use MultinomialNB for counts."
             )
         return X
 

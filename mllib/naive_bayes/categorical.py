@@ -1,4 +1,5 @@
-"""Categorical naive Bayes, for features that take one of finitely many values."""
+"""Categorical naive Bayes, for features that take one of finitely many
+values."""
 
 import numpy as np
 
@@ -8,26 +9,32 @@ from .base import DiscreteNB, smoothed_log_frequencies
 class CategoricalNB(DiscreteNB):
     r"""Naive Bayes with a categorical distribution per feature and class.
 
-    Feature :math:`j` takes values :math:`0,\dots,V_j-1` (encode categories as integers first):
+    Feature :math:`j` takes values :math:`0,\dots,V_j-1` (encode categories as
+    integers first):
 
-    .. math:: \hat P(x_j = v\mid k) = \frac{N_{kjv} + \alpha}{N_k + \alpha V_j},
+    .. math::
 
-    with :math:`N_{kjv}` the number of training samples of class :math:`k` whose feature
-    :math:`j` equals :math:`v`.
+        \hat P(x_j = v\mid k) = \frac{N_{kjv} + \alpha}{N_k + \alpha V_j},
 
-    **Categories unseen in training.** A value :math:`v < V_j` that never occurred gets the
-    smoothed probability :math:`\alpha/(N_k+\alpha V_j)` (so 0 with ``alpha=0``). A value
-    :math:`v \ge V_j` is unknown to the model and raises a ``ValueError`` at prediction time
-    (scikit-learn raises an ``IndexError``); declare the full range with ``min_categories``.
+    with :math:`N_{kjv}` the number of training samples of class :math:`k`
+    whose feature :math:`j` equals :math:`v`.
+
+    **Categories unseen in training.** A value :math:`v < V_j` that never
+    occurred gets the smoothed probability :math:`\alpha/(N_k+\alpha V_j)` (so
+    0 with ``alpha=0``). A value :math:`v \ge V_j` is unknown to the model and
+    raises a ``ValueError`` at prediction time (scikit-learn raises an
+    ``IndexError``); declare the full range with ``min_categories``.
 
     Parameters
     ----------
     alpha : float, default 1.0
-        Additive smoothing, used exactly as given; ``alpha=0`` is the maximum-likelihood estimate.
+        Additive smoothing, used exactly as given; ``alpha=0`` is the
+        maximum-likelihood estimate.
     fit_prior : bool
     class_prior : array-like of shape (n_classes,), optional
     min_categories : int or array-like of shape (n_features,), optional
-        At least this many categories :math:`V_j` per feature (default: the largest value seen, plus 1).
+        At least this many categories :math:`V_j` per feature (default: the
+        largest value seen, plus 1).
 
     Attributes
     ----------
@@ -41,8 +48,8 @@ class CategoricalNB(DiscreteNB):
 
     References
     ----------
-    Murphy, *Machine Learning: A Probabilistic Perspective*, §3.5.
-    Equivalent to ``sklearn.naive_bayes.CategoricalNB(alpha=alpha)`` for ``alpha > 0``.
+    Murphy, *Machine Learning: A Probabilistic Perspective*, §3.5. Equivalent
+    to ``sklearn.naive_bayes.CategoricalNB(alpha=alpha)`` for ``alpha > 0``.
     """
 
     def __init__(
@@ -60,7 +67,8 @@ class CategoricalNB(DiscreteNB):
         return tags
 
     def fit(self, X, y):
-        """Fit to integer-coded ``X`` of shape (n_samples, n_features) and labels ``y``; return self."""
+        """Fit to integer-coded ``X`` of shape (n_samples, n_features) and
+        labels ``y``; return self."""
         alpha = self._check_alpha()
         X, Y = self._fit_classes(X, y)
         X = _check_categories(X)
@@ -71,7 +79,8 @@ class CategoricalNB(DiscreteNB):
             )
             if minimum.dtype.kind not in "iu":
                 raise ValueError(
-                    f"min_categories must be integers; got {self.min_categories!r}."
+                    "min_categories must be integers; got "
+                    f"{self.min_categories!r}."
                 )
             self.n_categories_ = np.maximum(self.n_categories_, minimum)
         y_index = np.argmax(Y, axis=1)
@@ -94,8 +103,10 @@ class CategoricalNB(DiscreteNB):
         if unseen.any():
             i, j = np.argwhere(unseen)[0]
             raise ValueError(
-                f"X[{i}, {j}] = {X[i, j]} is a category never seen in training (feature {j} has "
-                f"categories 0..{self.n_categories_[j] - 1}). Declare all categories when fitting "
+                f"X[{i}, {j}] = {X[i, j]} is a category never seen in "
+                f"training (feature {j} has "
+                f"categories 0..{self.n_categories_[j] - 1}). Declare "
+                "all categories when fitting "
                 "with min_categories."
             )
         return X

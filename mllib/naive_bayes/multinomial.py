@@ -6,20 +6,25 @@ from .base import DiscreteNB, log_prob_product, smoothed_log_frequencies
 
 
 class MultinomialNB(DiscreteNB):
-    r"""Naive Bayes with multinomial class-conditionals: :math:`p(x\mid k)\propto\prod_j\theta_{kj}^{x_j}`.
+    r"""Naive Bayes with multinomial class-conditionals: :math:`p(x\mid
+    k)\propto\prod_j\theta_{kj}^{x_j}`.
 
-    .. math:: \hat\theta_{kj} = \frac{N_{kj} + \alpha}{\sum_{j'} N_{kj'} + \alpha d},
+    .. math::
 
-    with :math:`N_{kj}` the total count of feature :math:`j` in class :math:`k`; ``alpha=0`` is
-    the maximum-likelihood estimate. The multinomial coefficient does not depend on the
-    class and is left out of the joint log-likelihood, as in scikit-learn.
+        \hat\theta_{kj} = \frac{N_{kj} + \alpha}{\sum_{j'} N_{kj'} + \alpha d},
+
+    with :math:`N_{kj}` the total count of feature :math:`j` in class
+    :math:`k`; ``alpha=0`` is the maximum-likelihood estimate. The multinomial
+    coefficient does not depend on the class and is left out of the joint
+    log-likelihood, as in scikit-learn.
 
     Parameters
     ----------
     alpha : float, default 1.0
-        Additive (Laplace for 1, Lidstone below 1) smoothing, used exactly as given.
-        ``alpha=0`` is allowed (see :mod:`mllib.naive_bayes.base` for the zero
-        probabilities it produces); scikit-learn raises it to 1e-10 unless ``force_alpha=True``.
+        Additive (Laplace for 1, Lidstone below 1) smoothing, used exactly as
+        given. ``alpha=0`` is allowed (see :mod:`mllib.naive_bayes.base` for
+        the zero probabilities it produces); scikit-learn raises it to 1e-10
+        unless ``force_alpha=True``.
     fit_prior : bool
         Learn class priors from the class frequencies; otherwise uniform.
     class_prior : array-like of shape (n_classes,), optional
@@ -37,8 +42,9 @@ class MultinomialNB(DiscreteNB):
 
     References
     ----------
-    Manning, Raghavan & Schütze, *Introduction to Information Retrieval*, §13.2.
-    Equivalent to ``sklearn.naive_bayes.MultinomialNB(alpha=alpha)`` for ``alpha > 0``.
+    Manning, Raghavan & Schütze, *Introduction to Information Retrieval*,
+    §13.2. Equivalent to ``sklearn.naive_bayes.MultinomialNB(alpha=alpha)`` for
+    ``alpha > 0``.
     """
 
     def __init__(self, alpha=1.0, fit_prior=True, class_prior=None):
@@ -54,7 +60,8 @@ class MultinomialNB(DiscreteNB):
         return tags
 
     def fit(self, X, y):
-        """Fit to counts ``X`` of shape (n_samples, n_features) and labels ``y``; return self."""
+        """Fit to counts ``X`` of shape (n_samples, n_features) and labels
+        ``y``; return self."""
         alpha = self._check_alpha()
         X, Y = self._fit_classes(X, y)
         _check_counts(X)

@@ -1,4 +1,5 @@
-"""Multilayer perceptrons trained by backpropagation (scikit-learn's ``sklearn.neural_network``)."""
+"""Multilayer perceptrons trained by backpropagation (scikit-learn's
+``sklearn.neural_network``)."""
 
 from .autoencoder import Autoencoder
 from .multilayer_perceptron import MLPClassifier, MLPRegressor

@@ -1,16 +1,17 @@
-r"""Forward and backward passes of a multilayer perceptron: backpropagation in matrix form.
+r"""Forward and backward passes of a multilayer perceptron: backpropagation in
+matrix form.
 
 Rows are samples, as everywhere in the book. Layer :math:`l=1,\dots,L` stores
-``coefs[l-1]`` :math:`=W_l` of shape :math:`(n_{l-1}, n_l)` and ``intercepts[l-1]``
-:math:`=b_l` of shape :math:`(n_l,)` (scikit-learn's layout). For a batch :math:`A_0=X` of
-shape :math:`(n, d)`,
+``coefs[l-1]`` :math:`=W_l` of shape :math:`(n_{l-1}, n_l)` and
+``intercepts[l-1]`` :math:`=b_l` of shape :math:`(n_l,)` (scikit-learn's
+layout). For a batch :math:`A_0=X` of shape :math:`(n, d)`,
 
 .. math::
 
     Z_l = A_{l-1}W_l + \mathbb 1 b_l^\top, \qquad A_l = g(Z_l)\quad(l<L),
 
-and :math:`Z_L` are the output scores (logits). Per sample (column vectors) this reads
-:math:`z_l = W_l^\top a_{l-1} + b_l`. The backward pass carries
+and :math:`Z_L` are the output scores (logits). Per sample (column vectors)
+this reads :math:`z_l = W_l^\top a_{l-1} + b_l`. The backward pass carries
 :math:`\Delta_l=\partial J/\partial Z_l` (shape :math:`(n, n_l)`):
 
 .. math::
@@ -20,16 +21,18 @@ and :math:`Z_L` are the output scores (logits). Per sample (column vectors) this
     \nabla_{W_l}J = A_{l-1}^\top\Delta_l + \tfrac{\alpha}{n}W_l,\qquad
     \nabla_{b_l}J = \Delta_l^\top\mathbb 1,
 
-where :math:`\hat Y` is the output (identity, logistic or softmax of :math:`Z_L`) and each
-output is paired with its matching loss (squared, binary or multinomial cross-entropy),
-which is what makes :math:`\Delta_L` so simple. Reference: Goodfellow, Bengio & Courville,
-*Deep Learning* (2016), §6.5; Rumelhart, Hinton & Williams (1986).
+where :math:`\hat Y` is the output (identity, logistic or softmax of
+:math:`Z_L`) and each output is paired with its matching loss (squared, binary
+or multinomial cross-entropy), which is what makes :math:`\Delta_L` so simple.
+Reference: Goodfellow, Bengio & Courville, *Deep Learning* (2016), §6.5;
+Rumelhart, Hinton & Williams (1986).
 """
 
 import numpy as np
 from scipy.special import expit, logsumexp, softmax
 
-# g and its derivative g'(z), the latter given z and a = g(z) (cheaper from a where possible)
+# g and its derivative g'(z), the latter given z and a = g(z) (cheaper from a
+# where possible)
 ACTIVATIONS = {
     "identity": (lambda z: z, lambda z, a: np.ones_like(z)),
     "logistic": (expit, lambda z, a: a * (1 - a)),
@@ -37,8 +40,9 @@ ACTIVATIONS = {
     "relu": (lambda z: np.maximum(z, 0), lambda z, a: (z > 0).astype(float)),
 }
 
-# output function of the scores Z (n, k), and the mean loss computed from Z directly
-# (log-sum-exp / logaddexp: finite even where a probability underflows)
+# output function of the scores Z (n, k), and the mean loss computed from Z
+# directly (log-sum-exp / logaddexp: finite even where a probability
+# underflows)
 OUTPUT_LOSSES = {
     "squared_error": (
         lambda Z: Z,
@@ -56,8 +60,8 @@ OUTPUT_LOSSES = {
 
 
 def forward(X, coefs, intercepts, activation):
-    """Pre-activations ``Z`` (one per layer, the last are the output scores) and activations
-    ``A`` (``A[0] = X``, then one per hidden layer)."""
+    """Pre-activations ``Z`` (one per layer, the last are the output scores)
+    and activations ``A`` (``A[0] = X``, then one per hidden layer)."""
     g = ACTIVATIONS[activation][0]
     A, Z = [X], []
     for layer, (W, b) in enumerate(zip(coefs, intercepts)):
@@ -97,12 +101,14 @@ def loss_and_gradients(X, Y, coefs, intercepts, activation, loss, alpha):
 
 
 def pack(coefs, intercepts):
-    """All parameters as one flat vector: the weight matrices, then the intercepts (scikit-learn's order)."""
+    """All parameters as one flat vector: the weight matrices, then the
+    intercepts (scikit-learn's order)."""
     return np.concatenate([p.ravel() for p in (*coefs, *intercepts)])
 
 
 def unpack(theta, layer_sizes):
-    """Inverse of :func:`pack` for layers of sizes ``(d, n_1, ..., n_L)``; returns views into ``theta``."""
+    """Inverse of :func:`pack` for layers of sizes ``(d, n_1, ..., n_L)``;
+    returns views into ``theta``."""
     shapes = list(zip(layer_sizes[:-1], layer_sizes[1:]))
     sizes = [a * b for a, b in shapes] + [b for _, b in shapes]
     pieces = np.split(theta, np.cumsum(sizes)[:-1])
@@ -111,7 +117,8 @@ def unpack(theta, layer_sizes):
 
 
 def flat_objective(theta, X, Y, layer_sizes, activation, loss, alpha):
-    """``(J, ∇J)`` with all parameters in one vector: for scipy's L-BFGS, SGD and gradient checks."""
+    """``(J, ∇J)`` with all parameters in one vector: for scipy's L-BFGS, SGD
+    and gradient checks."""
     value, coef_grads, intercept_grads = loss_and_gradients(
         X, Y, *unpack(theta, layer_sizes), activation, loss, alpha
     )

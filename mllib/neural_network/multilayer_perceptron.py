@@ -1,4 +1,5 @@
-r"""Multilayer perceptrons for classification and regression, with scikit-learn's objective.
+r"""Multilayer perceptrons for classification and regression, with
+scikit-learn's objective.
 
 For parameters :math:`\theta=(W_1,b_1,\dots,W_L,b_L)` both estimators minimise
 
@@ -7,11 +8,12 @@ For parameters :math:`\theta=(W_1,b_1,\dots,W_L,b_L)` both estimators minimise
     J(\theta) = \frac1n\sum_{i=1}^n \ell\bigl(y_i, f_\theta(x_i)\bigr)
               + \frac{\alpha}{2n}\sum_{l=1}^L\lVert W_l\rVert_F^2,
 
-with :math:`\ell(y,\hat y)=\frac12(y-\hat y)^2` and an identity output (regression), or the
-cross-entropy with a logistic (two classes) or softmax (:math:`K>2`) output
-(classification); intercepts are not penalised. This is the objective of
-``sklearn.neural_network.MLPRegressor`` / ``MLPClassifier`` with the same ``alpha``. The
-passes are in :mod:`mllib.neural_network.backprop`.
+with :math:`\ell(y,\hat y)=\frac12(y-\hat y)^2` and an identity output
+(regression), or the cross-entropy with a logistic (two classes) or softmax
+(:math:`K>2`) output (classification); intercepts are not penalised. This is
+the objective of ``sklearn.neural_network.MLPRegressor`` / ``MLPClassifier``
+with the same ``alpha``. The passes are in
+:mod:`mllib.neural_network.backprop`.
 """
 
 import numbers
@@ -80,11 +82,13 @@ class _BaseMLP(BaseEstimator):
             for h in hidden
         ):
             raise ValueError(
-                f"hidden_layer_sizes must be positive integers; got {self.hidden_layer_sizes!r}."
+                "hidden_layer_sizes must be positive integers; got "
+                f"{self.hidden_layer_sizes!r}."
             )
         if self.activation not in ACTIVATIONS:
             raise ValueError(
-                f"activation must be one of {sorted(ACTIVATIONS)}; got {self.activation!r}."
+                f"activation must be one of {sorted(ACTIVATIONS)}; got "
+                f"{self.activation!r}."
             )
         if self.solver not in ("lbfgs", "sgd"):
             raise ValueError(
@@ -111,11 +115,11 @@ class _BaseMLP(BaseEstimator):
                 zip(layer_sizes[:-1], layer_sizes[1:])
             ):
                 raise ValueError(
-                    "warm_start=True, but coefs_ do not match the layer sizes of this fit."
+                    "warm_start=True, but coefs_ do not match the layer "
+                    "sizes of this fit."
                 )
-            theta0 = pack(
-                self.coefs_, self.intercepts_
-            )  # a new vector: coefs_ are not modified
+            # a new vector: coefs_ are not modified
+            theta0 = pack(self.coefs_, self.intercepts_)
         else:
             theta0 = pack(
                 *glorot_uniform(
@@ -137,7 +141,8 @@ class _BaseMLP(BaseEstimator):
             )
             if not result.success:
                 warnings.warn(
-                    f"L-BFGS-B stopped before convergence: {result.message}. Increase "
+                    "L-BFGS-B stopped before convergence: "
+                    f"{result.message}. Increase "
                     "max_iter.",
                     ConvergenceWarning,
                     stacklevel=3,
@@ -153,7 +158,8 @@ class _BaseMLP(BaseEstimator):
                 if self.batch_size == "auto"
                 else min(self.batch_size, n)
             )
-            # a minibatch B gets penalty α|B|/n, so its gradient is an unbiased estimate of ∇J
+            # a minibatch B gets penalty α|B|/n, so its gradient is an unbiased
+            # estimate of ∇J
             result = minibatch_sgd(
                 lambda t: flat_objective(t, X, Y, *args, self.alpha)[0],
                 lambda t, B: flat_objective(
@@ -189,37 +195,42 @@ class _BaseMLP(BaseEstimator):
 
 
 class MLPClassifier(ClassifierMixin, _BaseMLP):
-    r"""Multilayer perceptron classifier: cross-entropy with a logistic or softmax output.
+    r"""Multilayer perceptron classifier: cross-entropy with a logistic or
+    softmax output.
 
     Parameters
     ----------
     hidden_layer_sizes : tuple of int, default (100,)
-        Widths :math:`n_1,\dots,n_{L-1}` of the hidden layers; ``()`` gives logistic regression.
+        Widths :math:`n_1,\dots,n_{L-1}` of the hidden layers; ``()`` gives
+        logistic regression.
     activation : {"relu", "tanh", "logistic", "identity"}
         The hidden activation :math:`g`.
     solver : {"lbfgs", "sgd"}
-        scipy's L-BFGS-B on the full objective (as scikit-learn's ``"lbfgs"``), or
-        :func:`mllib.optim.minibatch_sgd` with the constant step ``learning_rate_init``. Unlike
-        scikit-learn's ``"sgd"`` (with ``momentum=0``), a minibatch :math:`B` carries the penalty
-        :math:`\frac{\alpha}{2n}\sum_l\lVert W_l\rVert_F^2` rather than :math:`\frac{\alpha}{2|B|}\sum_l\lVert W_l\rVert_F^2`,
-        so that its gradient is an unbiased estimate of :math:`\nabla J`. scikit-learn's default
-        ``"adam"`` is not implemented.
+        scipy's L-BFGS-B on the full objective (as scikit-learn's ``"lbfgs"``),
+        or :func:`mllib.optim.minibatch_sgd` with the constant step
+        ``learning_rate_init``. Unlike scikit-learn's ``"sgd"`` (with
+        ``momentum=0``), a minibatch :math:`B` carries the penalty
+        :math:`\frac{\alpha}{2n}\sum_l\lVert W_l\rVert_F^2` rather than
+        :math:`\frac{\alpha}{2|B|}\sum_l\lVert W_l\rVert_F^2`, so that its
+        gradient is an unbiased estimate of :math:`\nabla J`. scikit-learn's
+        default ``"adam"`` is not implemented.
     alpha : float
-        L2 penalty :math:`\alpha`; the objective adds :math:`\frac{\alpha}{2n}\sum_l\lVert W_l\rVert_F^2`.
+        L2 penalty :math:`\alpha`; the objective adds
+        :math:`\frac{\alpha}{2n}\sum_l\lVert W_l\rVert_F^2`.
     batch_size : int or "auto"
         Minibatch size for ``"sgd"``; ``"auto"`` is ``min(200, n)``.
     learning_rate_init : float
     max_iter : int
         Iterations of L-BFGS, or epochs of SGD.
     tol : float
-        L-BFGS: projected-gradient tolerance. SGD: stop when the objective has not fallen by
-        ``tol`` for ``n_iter_no_change`` epochs.
+        L-BFGS: projected-gradient tolerance. SGD: stop when the objective has
+        not fallen by ``tol`` for ``n_iter_no_change`` epochs.
     n_iter_no_change : int
     random_state : None, int or numpy.random.Generator
         Initial weights (Glorot-uniform) and SGD shuffles.
     warm_start : bool
-        Start from the current ``coefs_`` and ``intercepts_`` (e.g. set by hand) instead of a
-        random initialisation.
+        Start from the current ``coefs_`` and ``intercepts_`` (e.g. set by
+        hand) instead of a random initialisation.
 
     Attributes
     ----------
@@ -227,21 +238,25 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
     coefs_ : list of ndarray, ``coefs_[l-1]`` of shape (n_{l-1}, n_l)
     intercepts_ : list of ndarray, ``intercepts_[l-1]`` of shape (n_l,)
     loss_ : float
-        The objective :math:`J` at the returned parameters (penalty included, as scikit-learn).
+        The objective :math:`J` at the returned parameters (penalty included,
+        as scikit-learn).
     loss_curve_ : list of float
-        ``"sgd"`` only: :math:`J` on the whole training set after each epoch (scikit-learn
-        records the running mean of the minibatch losses instead).
+        ``"sgd"`` only: :math:`J` on the whole training set after each epoch
+        (scikit-learn records the running mean of the minibatch losses
+        instead).
     n_iter_ : int
     out_activation_ : {"logistic", "softmax"}
 
     References
     ----------
-    Goodfellow, Bengio & Courville, *Deep Learning* (2016), ch. 6. Equivalent to
-    ``sklearn.neural_network.MLPClassifier`` with the same parameters (``solver="lbfgs"``).
+    Goodfellow, Bengio & Courville, *Deep Learning* (2016), ch. 6. Equivalent
+    to ``sklearn.neural_network.MLPClassifier`` with the same parameters
+    (``solver="lbfgs"``).
     """
 
     def fit(self, X, y):
-        """Fit to ``X`` of shape (n_samples, n_features) and labels ``y``; return self."""
+        """Fit to ``X`` of shape (n_samples, n_features) and labels ``y``;
+        return self."""
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, y_index = encode_classes(y, estimator=self)
         binary = len(self.classes_) == 2
@@ -254,30 +269,34 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
         return self._fit(X, Y, "binary_log_loss" if binary else "log_loss")
 
     def predict_proba(self, X):
-        """Class probabilities, shape (n_samples, K), columns in the order of ``classes_``."""
+        """Class probabilities, shape (n_samples, K), columns in the order of
+        ``classes_``."""
         scores = self._scores(X)
         if len(self.classes_) == 2:
             return np.column_stack([expit(-scores[:, 0]), expit(scores[:, 0])])
         return softmax(scores, axis=1)
 
     def predict(self, X):
-        """The most probable class for each row of ``X``, shape (n_samples,)."""
-        proba = self.predict_proba(
-            X
-        )  # first, so that an unfitted model raises NotFittedError
+        """The most probable class for each row of ``X``, shape
+        (n_samples,)."""
+        # first, so that an unfitted model raises NotFittedError
+        proba = self.predict_proba(X)
         return self.classes_[np.argmax(proba, axis=1)]
 
 
 class MLPRegressor(RegressorMixin, _BaseMLP):
-    r"""Multilayer perceptron regressor: identity output, loss :math:`\frac1{2n}\sum_i(y_i-f(x_i))^2`.
+    r"""Multilayer perceptron regressor: identity output, loss
+    :math:`\frac1{2n}\sum_i(y_i-f(x_i))^2`.
 
     Parameters and attributes as :class:`MLPClassifier` (without ``classes_``;
-    ``out_activation_`` is ``"identity"``); ``y`` has shape (n_samples,). Equivalent to
-    ``sklearn.neural_network.MLPRegressor`` with the same parameters (``solver="lbfgs"``).
+    ``out_activation_`` is ``"identity"``); ``y`` has shape (n_samples,).
+    Equivalent to ``sklearn.neural_network.MLPRegressor`` with the same
+    parameters (``solver="lbfgs"``).
     """
 
     def fit(self, X, y):
-        """Fit to ``X`` of shape (n_samples, n_features) and targets ``y`` of shape (n_samples,); return self."""
+        """Fit to ``X`` of shape (n_samples, n_features) and targets ``y`` of
+        shape (n_samples,); return self."""
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         self.out_activation_ = "identity"
         return self._fit(X, y[:, None], "squared_error")

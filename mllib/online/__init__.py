@@ -1,6 +1,7 @@
 """Online learning: mistake-driven learners and learning with expert advice.
 
-The perceptron itself lives in :mod:`mllib.linear_model` (scikit-learn's place for it).
+The perceptron itself lives in :mod:`mllib.linear_model` (scikit-learn's place
+for it).
 """
 
 from .datasets import (

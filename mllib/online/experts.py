@@ -1,8 +1,9 @@
 r"""Learning with expert advice: the weighted majority and halving algorithms.
 
-On trial :math:`t` each of :math:`n` experts predicts :math:`x_{t,i}\in\{0,1\}`, the learner
-predicts :math:`\hat y_t`, and then sees the label :math:`y_t\in\{0,1\}`. Neither algorithm
-looks at the inputs behind the advice; only at which experts have been wrong so far.
+On trial :math:`t` each of :math:`n` experts predicts
+:math:`x_{t,i}\in\{0,1\}`, the learner predicts :math:`\hat y_t`, and then sees
+the label :math:`y_t\in\{0,1\}`. Neither algorithm looks at the inputs behind
+the advice; only at which experts have been wrong so far.
 """
 
 import numpy as np
@@ -14,10 +15,11 @@ from ._binary import check_binary
 
 
 def weighted_vote(advice, weights):
-    """Predict 1 where the experts advising 1 carry at least half the total weight (ties go to 1).
+    """Predict 1 where the experts advising 1 carry at least half the total
+    weight (ties go to 1).
 
-    ``advice`` has shape (n_trials, n_experts); ``weights`` has shape (n_experts,), or one row
-    of weights per trial.
+    ``advice`` has shape (n_trials, n_experts); ``weights`` has shape
+    (n_experts,), or one row of weights per trial.
     """
     weight_for_one = (advice * weights).sum(axis=-1)
     return (2 * weight_for_one >= weights.sum(axis=-1)).astype(int)
@@ -26,10 +28,11 @@ def weighted_vote(advice, weights):
 class WeightedMajority(ClassifierMixin, BaseEstimator):
     r"""Weighted majority vote over experts (Littlestone and Warmuth, 1994).
 
-    Every expert starts with weight 1; on each trial the learner predicts the weighted
-    majority of the advice, and every expert that was wrong has its weight multiplied by
-    :math:`\beta`, so after :math:`m_i` mistakes expert :math:`i` weighs :math:`\beta^{m_i}`. For
-    every expert :math:`i` the learner's number of mistakes satisfies
+    Every expert starts with weight 1; on each trial the learner predicts the
+    weighted majority of the advice, and every expert that was wrong has its
+    weight multiplied by :math:`\beta`, so after :math:`m_i` mistakes expert
+    :math:`i` weighs :math:`\beta^{m_i}`. For every expert :math:`i` the
+    learner's number of mistakes satisfies
 
     .. math::
 
@@ -38,10 +41,11 @@ class WeightedMajority(ClassifierMixin, BaseEstimator):
     Parameters
     ----------
     beta : float in [0, 1)
-        Penalty factor. ``beta=0`` discards an expert at its first mistake: that is the
-        halving algorithm (:class:`Halving`) while a perfect expert remains. Once every expert
-        has erred, ``beta=0`` lets only the experts with the fewest mistakes so far vote, rather
-        than compare two zero weights.
+        Penalty factor. ``beta=0`` discards an expert at its first mistake:
+        that is the halving algorithm (:class:`Halving`) while a perfect expert
+        remains. Once every expert has erred, ``beta=0`` lets only the experts
+        with the fewest mistakes so far vote, rather than compare two zero
+        weights.
 
     Attributes
     ----------
@@ -53,17 +57,18 @@ class WeightedMajority(ClassifierMixin, BaseEstimator):
     expert_mistakes_ : ndarray of shape (n_experts,)
         :math:`M_i`, each expert's number of mistakes on the stream.
     weights_ : ndarray of shape (n_experts,)
-        Final weights :math:`\beta^{M_i}` divided by the largest one (only ratios matter).
+        Final weights :math:`\beta^{M_i}` divided by the largest one (only
+        ratios matter).
     n_features_in_ : int
         The number of experts.
 
     Notes
     -----
-    The weights depend only on the experts' past mistakes, never on the learner's own
-    predictions, so the whole stream is processed at once from the running mistake counts.
-    Rescaling every weight by :math:`\beta^{-\min_j m_j}` leaves each vote unchanged and keeps
-    the largest weight at 1, so long streams cannot underflow to a 0/0 vote. scikit-learn
-    has no equivalent.
+    The weights depend only on the experts' past mistakes, never on the
+    learner's own predictions, so the whole stream is processed at once from
+    the running mistake counts. Rescaling every weight by :math:`\beta^{-\min_j
+    m_j}` leaves each vote unchanged and keeps the largest weight at 1, so long
+    streams cannot underflow to a 0/0 vote. scikit-learn has no equivalent.
     """
 
     _needs_a_perfect_expert = False
@@ -116,7 +121,8 @@ class WeightedMajority(ClassifierMixin, BaseEstimator):
         return X, y
 
     def predict(self, X):
-        """The weighted majority of new advice ``X`` (n_trials, n_experts) with the final weights."""
+        """The weighted majority of new advice ``X`` (n_trials, n_experts) with
+        the final weights."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         check_binary(X, "X (the expert advice)")
@@ -124,17 +130,19 @@ class WeightedMajority(ClassifierMixin, BaseEstimator):
 
 
 class Halving(WeightedMajority):
-    r"""The halving algorithm: predict the majority of the experts not yet wrong, then drop the wrong ones.
+    r"""The halving algorithm: predict the majority of the experts not yet
+    wrong, then drop the wrong ones.
 
-    It is weighted majority with :math:`\beta=0`. Each of its mistakes removes at least half of
-    the surviving experts, so if one expert is always right, :math:`1\le n/2^M`, i.e.
-    :math:`M\le\log_2 n`.
+    It is weighted majority with :math:`\beta=0`. Each of its mistakes removes
+    at least half of the surviving experts, so if one expert is always right,
+    :math:`1\le n/2^M`, i.e. :math:`M\le\log_2 n`.
 
     Attributes
     ----------
     alive_ : ndarray of bool, shape (n_experts,)
         The experts that made no mistake on the stream.
-    predictions_, mistakes_, n_mistakes_, expert_mistakes_, weights_, n_features_in_
+    predictions_, mistakes_, n_mistakes_, expert_mistakes_, weights_,
+    n_features_in_
         As for :class:`WeightedMajority`; ``weights_`` is ``alive_`` as 0/1.
 
     Raises

@@ -1,8 +1,8 @@
 r"""The kernel perceptron: the perceptron run on inner products only.
 
 Every update adds :math:`y_i\phi(x_i)` to the weights, so after training
-:math:`w=\sum_i c_i y_i\phi(x_i)` with :math:`c_i` the number of mistakes made on sample
-:math:`i`, and the decision function needs only kernel values:
+:math:`w=\sum_i c_i y_i\phi(x_i)` with :math:`c_i` the number of mistakes made
+on sample :math:`i`, and the decision function needs only kernel values:
 
 .. math::
 
@@ -22,24 +22,28 @@ from ..validation import check_random_state
 
 
 class KernelPerceptron(ClassifierMixin, BaseEstimator):
-    r"""Binary perceptron in the feature space of a kernel, trained by passes until one makes no mistake.
+    r"""Binary perceptron in the feature space of a kernel, trained by passes
+    until one makes no mistake.
 
     With ``kernel="linear"`` it makes exactly the mistakes of
-    :class:`mllib.linear_model.Perceptron` (same ``shuffle`` and ``random_state``) and
-    predicts the same labels.
+    :class:`mllib.linear_model.Perceptron` (same ``shuffle`` and
+    ``random_state``) and predicts the same labels.
 
     Parameters
     ----------
     kernel : {"linear", "poly", "rbf", "anova", "min"} or callable
-        A name from :data:`mllib.kernels.KERNELS`, or a callable ``kernel(X, Y)`` returning the
-        (len(X), len(Y)) Gram matrix, like the functions of :mod:`mllib.kernels`. A callable
-        (or a polynomial kernel that is not PSD by construction) must give a positive
-        semi-definite training Gram matrix, or ``fit`` raises a ``ValueError``.
+        A name from :data:`mllib.kernels.KERNELS`, or a callable ``kernel(X,
+        Y)`` returning the (len(X), len(Y)) Gram matrix, like the functions of
+        :mod:`mllib.kernels`. A callable (or a polynomial kernel that is not
+        PSD by construction) must give a positive semi-definite training Gram
+        matrix, or ``fit`` raises a ``ValueError``.
     degree, gamma, coef0 : float
         Parameters of the named kernels, with scikit-learn's meanings
-        (``gamma=None`` means 1 / n_features); ignored by kernels that do not take them.
+        (``gamma=None`` means 1 / n_features); ignored by kernels that do not
+        take them.
     fit_intercept : bool
-        Learn :math:`b` (updated by :math:`y_i` on each mistake, like the perceptron's).
+        Learn :math:`b` (updated by :math:`y_i` on each mistake, like the
+        perceptron's).
     max_iter : int
         Maximum number of passes over the training data.
     shuffle : bool
@@ -63,10 +67,10 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
 
     Notes
     -----
-    The training Gram matrix is computed once, and the decision values of all training
-    samples are kept up to date: a mistake on sample :math:`i` adds
-    :math:`y_i\,(K_{:,i} + 1_{b})` to them, :math:`O(n)` work, so checking a sample costs
-    :math:`O(1)`. scikit-learn has no kernel perceptron.
+    The training Gram matrix is computed once, and the decision values of all
+    training samples are kept up to date: a mistake on sample :math:`i` adds
+    :math:`y_i\,(K_{:,i} + 1_{b})` to them, :math:`O(n)` work, so checking a
+    sample costs :math:`O(1)`. scikit-learn has no kernel perceptron.
     """
 
     def __init__(
@@ -140,7 +144,8 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         return self
 
     def decision_function(self, X):
-        r""":math:`\sum_i c_iy_i\,k(x_i,x)+b` for each row of ``X``, shape (n_samples,)."""
+        r""":math:`\sum_i c_iy_i\,k(x_i,x)+b` for each row of ``X``, shape
+        (n_samples,)."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return (
@@ -149,6 +154,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         )
 
     def predict(self, X):
-        """``classes_[1]`` where the decision function is positive, else ``classes_[0]``."""
+        """``classes_[1]`` where the decision function is positive, else
+        ``classes_[0]``."""
         scores = self.decision_function(X)
         return self.classes_[(scores > 0).astype(int)]

@@ -1,6 +1,8 @@
-r"""Winnow: a mistake-driven learner with multiplicative updates, for sparse Boolean targets.
+r"""Winnow: a mistake-driven learner with multiplicative updates, for sparse
+Boolean targets.
 
-Inputs :math:`x\in\{0,1\}^n` and labels :math:`y\in\{0,1\}`, as in Littlestone's paper.
+Inputs :math:`x\in\{0,1\}^n` and labels :math:`y\in\{0,1\}`, as in
+Littlestone's paper.
 """
 
 import numpy as np
@@ -13,26 +15,29 @@ from ._binary import check_binary
 
 
 class Winnow(ClassifierMixin, BaseEstimator):
-    r"""Littlestone's Winnow (Winnow2): promote or demote the active weights on each mistake.
+    r"""Littlestone's Winnow (Winnow2): promote or demote the active weights on
+    each mistake.
 
-    Start from :math:`w=\mathbf 1`; predict :math:`\hat y=1` iff :math:`w^\top x\ge\theta`. On a
-    mistake, multiply every weight whose feature is on (:math:`x_j=1`) by
-    :math:`\alpha^{\,y-\hat y}`: by :math:`\alpha` after a missed positive (promotion), by
-    :math:`1/\alpha` after a false positive (demotion). With :math:`\theta=n` and
-    :math:`\alpha=2`, the number of mistakes on any sequence labelled by a monotone disjunction
-    of :math:`k` of the :math:`n` variables is at most :math:`2+3k(\log_2 n+1)`; in general
-    (for :math:`\theta\ge1`) at most
-    :math:`\frac{\alpha n}{(\alpha-1)\theta}+(\alpha+1)\,k\,(\log_\alpha\theta+1)`.
+    Start from :math:`w=\mathbf 1`; predict :math:`\hat y=1` iff :math:`w^\top
+    x\ge\theta`. On a mistake, multiply every weight whose feature is on
+    (:math:`x_j=1`) by :math:`\alpha^{\,y-\hat y}`: by :math:`\alpha` after a
+    missed positive (promotion), by :math:`1/\alpha` after a false positive
+    (demotion). With :math:`\theta=n` and :math:`\alpha=2`, the number of
+    mistakes on any sequence labelled by a monotone disjunction of :math:`k` of
+    the :math:`n` variables is at most :math:`2+3k(\log_2 n+1)`; in general
+    (for :math:`\theta\ge1`) at most :math:`\frac{\alpha
+    n}{(\alpha-1)\theta}+(\alpha+1)\,k\,(\log_\alpha\theta+1)`.
 
     Parameters
     ----------
     threshold : float > 0 or None
         :math:`\theta`; ``None`` means the number of features :math:`n`.
     promotion : float > 1
-        :math:`\alpha`, the promotion factor; demotion divides by the same factor.
+        :math:`\alpha`, the promotion factor; demotion divides by the same
+        factor.
     max_iter : int
-        Maximum number of passes over the data; ``max_iter=1, shuffle=False`` is one
-        online pass over the stream in its order.
+        Maximum number of passes over the data; ``max_iter=1, shuffle=False``
+        is one online pass over the stream in its order.
     shuffle : bool
         Visit the samples in a new random order in each pass.
     random_state : None, int or numpy.random.Generator
@@ -45,15 +50,16 @@ class Winnow(ClassifierMixin, BaseEstimator):
     n_updates_ : int
         Number of mistakes (each one is an update).
     n_promotions_, n_demotions_ : int
-        Mistakes on positive examples (:math:`M_p`) and on negative ones (:math:`M_n`).
+        Mistakes on positive examples (:math:`M_p`) and on negative ones
+        (:math:`M_n`).
     mistakes_per_epoch_ : ndarray of shape (n_iter_,)
     mistake_indices_ : ndarray of shape (n_updates_,)
     n_iter_, n_features_in_ : int
 
     References
     ----------
-    Littlestone (1988), "Learning quickly when irrelevant attributes abound". scikit-learn
-    has no equivalent.
+    Littlestone (1988), "Learning quickly when irrelevant attributes abound".
+    scikit-learn has no equivalent.
     """
 
     def __init__(
@@ -116,7 +122,8 @@ class Winnow(ClassifierMixin, BaseEstimator):
         return X, y, threshold, promotion
 
     def decision_function(self, X):
-        r""":math:`w^\top x-\theta` for each row of ``X``; the prediction is 1 where it is :math:`\ge0`."""
+        r""":math:`w^\top x-\theta` for each row of ``X``; the prediction is 1
+        where it is :math:`\ge0`."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         check_binary(X, "X")

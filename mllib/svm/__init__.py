@@ -1,4 +1,5 @@
-"""Support vector machines, with scikit-learn's names, parameters and objectives (see the notation page)."""
+"""Support vector machines, with scikit-learn's names, parameters and
+objectives (see the notation page)."""
 
 from .pegasos import PegasosSVM, hinge_objective
 from .smo import SMOResult, smo

@@ -1,4 +1,5 @@
-r"""Rows of a Gram matrix computed on demand and kept in a least-recently-used cache (libsvm's kernel cache)."""
+r"""Rows of a Gram matrix computed on demand and kept in a least-recently-used
+cache (libsvm's kernel cache)."""
 
 from collections import OrderedDict
 
@@ -6,32 +7,37 @@ import numpy as np
 
 
 class KernelRows:
-    r"""The Gram matrix :math:`K_{ij} = k(x_i, x_j)` of the training set, one row at a time.
+    r"""The Gram matrix :math:`K_{ij} = k(x_i, x_j)` of the training set, one
+    row at a time.
 
-    SMO reads two rows per step, and near the optimum mostly rows of support vectors, so
-    computing all :math:`n^2` entries up front wastes time (and, for large :math:`n`, memory).
-    ``rows[i]`` computes row :math:`i` the first time it is asked for and keeps it while it is
-    among the most recently used rows that fit in ``cache_size`` megabytes. It offers the two
-    things :func:`mllib.svm.smo` uses from a Gram matrix, ``rows[i]`` and ``rows.diagonal()``,
-    so the solver accepts either.
+    SMO reads two rows per step, and near the optimum mostly rows of support
+    vectors, so computing all :math:`n^2` entries up front wastes time (and,
+    for large :math:`n`, memory). ``rows[i]`` computes row :math:`i` the first
+    time it is asked for and keeps it while it is among the most recently used
+    rows that fit in ``cache_size`` megabytes. It offers the two things
+    :func:`mllib.svm.smo` uses from a Gram matrix, ``rows[i]`` and
+    ``rows.diagonal()``, so the solver accepts either.
 
-    A row costs one matrix-vector product :math:`Xx_i` plus :math:`O(n)` work, because the
-    three kernels are functions of inner products and of the squared norms
-    :math:`\lVert x_j\rVert^2`, computed once (libsvm's ``x_square``):
-    :math:`x_i^\top x_j`, :math:`(\gamma x_i^\top x_j + c_0)^p` and
-    :math:`\exp\bigl(-\gamma(\lVert x_i\rVert^2 + \lVert x_j\rVert^2 - 2x_i^\top x_j)\bigr)`. For the
-    Gaussian kernel the data are centred first (distances do not change, cancellation shrinks)
-    and the squared distance clipped at 0. (:func:`mllib.kernels.squared_euclidean_distances`
-    sums squared differences instead, which keeps the distances of very close points accurate
-    too; for the SVM the absolute accuracy of the expansion is enough.) The rows equal those of
-    :func:`mllib.kernels.pairwise_kernels` to rounding.
+    A row costs one matrix-vector product :math:`Xx_i` plus :math:`O(n)` work,
+    because the three kernels are functions of inner products and of the
+    squared norms :math:`\lVert x_j\rVert^2`, computed once (libsvm's
+    ``x_square``): :math:`x_i^\top x_j`, :math:`(\gamma x_i^\top x_j + c_0)^p`
+    and :math:`\exp\bigl(-\gamma(\lVert x_i\rVert^2 + \lVert x_j\rVert^2 -
+    2x_i^\top x_j)\bigr)`. For the Gaussian kernel the data are centred first
+    (distances do not change, cancellation shrinks) and the squared distance
+    clipped at 0. (:func:`mllib.kernels.squared_euclidean_distances` sums
+    squared differences instead, which keeps the distances of very close points
+    accurate too; for the SVM the absolute accuracy of the expansion is
+    enough.) The rows equal those of :func:`mllib.kernels.pairwise_kernels` to
+    rounding.
 
     Parameters
     ----------
     X : ndarray of shape (n, d)
     kernel : {"linear", "poly", "rbf"}
     cache_size : float
-        Memory for cached rows, in megabytes (scikit-learn's ``SVC(cache_size=200)``).
+        Memory for cached rows, in megabytes (scikit-learn's
+        ``SVC(cache_size=200)``).
     gamma, degree, coef0 : float
         Kernel parameters (``gamma`` is required for ``"poly"`` and ``"rbf"``).
     """
@@ -41,7 +47,8 @@ class KernelRows:
     ):
         if kernel not in ("linear", "poly", "rbf"):
             raise ValueError(
-                f'KernelRows computes "linear", "poly" or "rbf" kernels; got {kernel!r}.'
+                'KernelRows computes "linear", "poly" or "rbf" kernels; '
+                f"got {kernel!r}."
             )
         self.kernel, self.gamma, self.degree, self.coef0 = (
             kernel,
@@ -49,9 +56,8 @@ class KernelRows:
             degree,
             coef0,
         )
-        self.X = (
-            X - X.mean(axis=0) if kernel == "rbf" else X
-        )  # distances do not change
+        # distances do not change
+        self.X = X - X.mean(axis=0) if kernel == "rbf" else X
         self.sq_norms = np.einsum("ij,ij->i", self.X, self.X)
         if kernel == "rbf":
             self.scaled_sq_norms = gamma * self.sq_norms
@@ -67,9 +73,8 @@ class KernelRows:
             row = self._transform(self.X @ self.X[i], self.sq_norms[i])
             self.rows[i] = row
             if len(self.rows) > self.capacity:
-                self.rows.popitem(
-                    last=False
-                )  # evict the least recently used row
+                # evict the least recently used row
+                self.rows.popitem(last=False)
         else:
             self.rows.move_to_end(i)
         return row

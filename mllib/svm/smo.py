@@ -3,20 +3,27 @@ r"""Sequential minimal optimisation (SMO) for the dual of the soft-margin SVM.
 The dual problem, with :math:`Q_{ij} = y_iy_jK_{ij}`, is
 
 .. math:: \max_\alpha\ D(\alpha) = \sum_i\alpha_i - \tfrac12\alpha^\top Q\alpha
-          \quad\text{s.t.}\quad \sum_i y_i\alpha_i = 0,\quad 0\le\alpha_i\le C .
+          \quad\text{s.t.}\quad \sum_i y_i\alpha_i = 0,
+          \quad 0\le\alpha_i\le C .
 
 SMO changes two multipliers at a time along the only direction that keeps
-:math:`\sum_iy_i\alpha_i` fixed, :math:`\alpha_i \mathrel{+}= ty_i`, :math:`\alpha_j \mathrel{-}= ty_j`,
-and takes the exact maximising step, clipped to the box. Everything is expressed through
+:math:`\sum_iy_i\alpha_i` fixed, :math:`\alpha_i \mathrel{+}= \delta y_i`,
+:math:`\alpha_j \mathrel{-}= \delta y_j`, and takes the exact maximising step,
+clipped to the box. Everything is expressed through
 
-.. math:: v_t = y_t - \sum_s \alpha_s y_s K_{st}\qquad(\,= -y_t\,\partial f/\partial\alpha_t
+.. math::
+
+    v_t = y_t - \sum_s \alpha_s y_s K_{st}
+          \qquad(\,= -y_t\,\partial f/\partial\alpha_t
           \text{ for } f=-D\,),
 
-the label minus the decision value without intercept, kept up to date in :math:`O(n)` per step
-(libsvm's cached gradient). The KKT conditions say that some :math:`b` satisfies
-:math:`v_t\le b` for every :math:`t` in :math:`I_{\text{up}}` (multipliers that can move
-along :math:`+y_t`) and :math:`v_t\ge b` on :math:`I_{\text{low}}`; the pair chosen is the most
-violating one, with the second-order rule of Fan, Chen & Lin (2005), as in libsvm.
+the label minus the decision value without intercept, kept up to date in
+:math:`O(n)` per step (libsvm's cached gradient). The KKT conditions say that
+some :math:`b` satisfies :math:`v_t\le b` for every :math:`t` in
+:math:`I_{\text{up}}` (multipliers that can move along :math:`+y_t`) and
+:math:`v_t\ge b` on :math:`I_{\text{low}}`; the pair chosen is the most
+violating one, with the second-order rule of Fan, Chen & Lin (2005), as in
+libsvm.
 """
 
 import warnings
@@ -26,7 +33,8 @@ import numpy as np
 
 from ..exceptions import ConvergenceWarning
 
-TAU = 1e-12  # libsvm's floor on the curvature a_ij, for repeated points or non-PSD kernels
+# libsvm's floor on the curvature a_ij, for repeated points or non-PSD kernels
+TAU = 1e-12
 SHRINK_EVERY = 1000  # libsvm shrinks every min(n, 1000) steps
 CURVATURE_ENTRIES = 2**22  # at most 32 MB of rows a_i. kept by smo_steps
 
@@ -39,14 +47,15 @@ class SMOResult(NamedTuple):
     alpha : ndarray of shape (n,)
         The multipliers, in :math:`[0, C]`.
     intercept : float
-        :math:`b`, the mean of :math:`v_t` over the free multipliers :math:`0<\\alpha_t<C` (libsvm's rule).
+        :math:`b`, the mean of :math:`v_t` over the free multipliers
+        :math:`0<\\alpha_t<C` (libsvm's rule).
     n_iter : int
         Number of two-variable steps.
     converged : bool
         Whether the maximal KKT violation fell below ``tol``.
     history : dict of ndarray
-        ``"violation"`` (:math:`\\max_{I_{up}} v - \\min_{I_{low}} v` before each step) and
-        ``"dual"`` (:math:`D(\\alpha)` after each step).
+        ``"violation"`` (:math:`\\max_{I_{up}} v - \\min_{I_{low}} v` before
+        each step) and ``"dual"`` (:math:`D(\\alpha)` after each step).
     """
 
     alpha: np.ndarray
@@ -274,10 +283,11 @@ def _move(value, delta, direction, to_bound, C):
 
 
 def _intercept(alpha, v, y, C):
-    r"""libsvm's rule: b is the mean of v over the free SVs (where y_t f(x_t) = 1 exactly).
+    r"""libsvm's rule: b is the mean of v over the free SVs (where y_t f(x_t) =
+    1 exactly).
 
-    Without free SVs, the KKT conditions only bracket b,
-    :math:`\max_{I_{up}} v \le b \le \min_{I_{low}} v`, and the midpoint is taken.
+    Without free SVs, the KKT conditions only bracket b, :math:`\max_{I_{up}} v
+    \le b \le \min_{I_{low}} v`, and the midpoint is taken.
     """
     free = (alpha > 0) & (alpha < C)
     if free.any():

@@ -16,38 +16,48 @@ from .smo import smo
 class SVC(ClassifierMixin, BaseEstimator):
     r"""Binary soft- or hard-margin support vector classifier (libsvm's C-SVC).
 
-    Minimises, over :math:`w` in the kernel's feature space and an unpenalised intercept :math:`b`,
+    Minimises, over :math:`w` in the kernel's feature space and an unpenalised
+    intercept :math:`b`,
 
-    .. math:: \tfrac12\lVert w\rVert^2 + C\sum_{i=1}^n \max\bigl(0,\ 1 - y_i(w^\top\phi(x_i) + b)\bigr),
+    .. math::
+
+        \tfrac12\lVert w\rVert^2
+              + C\sum_{i=1}^n \max\bigl(0,\ 1 - y_i(w^\top\phi(x_i) + b)\bigr),
               \qquad y_i\in\{-1,+1\},
 
-    through its dual, :math:`\max_\alpha \sum_i\alpha_i - \tfrac12\sum_{ij}\alpha_i\alpha_jy_iy_jk(x_i,x_j)`
-    subject to :math:`\sum_i\alpha_iy_i = 0` and :math:`0\le\alpha_i\le C`, solved by
-    :func:`mllib.svm.smo`. ``C=np.inf`` is the hard margin. The decision function is
-    :math:`f(x) = \sum_i\alpha_iy_ik(x_i, x) + b`, a sum over the support vectors
-    (:math:`\alpha_i>0`). The averaged form :math:`\frac\lambda2\lVert w\rVert^2 + \frac1n\sum_i\text{hinge}_i`
-    is the same problem with :math:`C = 1/(n\lambda)`.
+    through its dual, :math:`\max_\alpha \sum_i\alpha_i -
+    \tfrac12\sum_{ij}\alpha_i\alpha_jy_iy_jk(x_i,x_j)` subject to
+    :math:`\sum_i\alpha_iy_i = 0` and :math:`0\le\alpha_i\le C`, solved by
+    :func:`mllib.svm.smo`. ``C=np.inf`` is the hard margin. The decision
+    function is :math:`f(x) = \sum_i\alpha_iy_ik(x_i, x) + b`, a sum over the
+    support vectors (:math:`\alpha_i>0`). The averaged form
+    :math:`\frac\lambda2\lVert w\rVert^2 + \frac1n\sum_i\text{hinge}_i` is the
+    same problem with :math:`C = 1/(n\lambda)`.
 
-    Same parameters, objective and fitted attributes as ``sklearn.svm.SVC`` for two classes.
+    Same parameters, objective and fitted attributes as ``sklearn.svm.SVC`` for
+    two classes.
 
     Parameters
     ----------
     C : float
         Penalty on the margin violations, in :math:`(0, \infty]`.
     kernel : {"rbf", "linear", "poly"} or callable
-        A callable is called as ``kernel(X, Y)`` and must return the Gram matrix; it is checked
-        to be positive semi-definite on the training data.
+        A callable is called as ``kernel(X, Y)`` and must return the Gram
+        matrix; it is checked to be positive semi-definite on the training
+        data.
     degree : float
         Degree of the ``"poly"`` kernel :math:`(\gamma x^\top t + c_0)^p`.
     gamma : {"scale", "auto"} or float
-        Kernel width for ``"rbf"`` and ``"poly"``: ``"scale"`` is :math:`1/(d\operatorname{Var}(X))`,
-        ``"auto"`` is :math:`1/d`.
+        Kernel width for ``"rbf"`` and ``"poly"``: ``"scale"`` is
+        :math:`1/(d\operatorname{Var}(X))`, ``"auto"`` is :math:`1/d`.
     coef0 : float
         The offset :math:`c_0` of the ``"poly"`` kernel.
     tol : float
-        SMO stops when the maximal KKT violation is below ``tol`` (libsvm's ``eps``).
+        SMO stops when the maximal KKT violation is below ``tol`` (libsvm's
+        ``eps``).
     cache_size : float
-        Megabytes for the rows of the Gram matrix that SMO keeps (:class:`KernelRows`).
+        Megabytes for the rows of the Gram matrix that SMO keeps
+        (:class:`KernelRows`).
     max_iter : int
         Maximum number of SMO steps, ``-1`` for no limit.
 
@@ -56,14 +66,16 @@ class SVC(ClassifierMixin, BaseEstimator):
     classes_ : ndarray of shape (2,)
         The labels; ``classes_[1]`` plays the role of :math:`y=+1`.
     support_ : ndarray of shape (n_SV,)
-        Indices of the support vectors, those of ``classes_[0]`` first (as in scikit-learn).
+        Indices of the support vectors, those of ``classes_[0]`` first (as in
+        scikit-learn).
     support_vectors_ : ndarray of shape (n_SV, n_features)
     n_support_ : ndarray of shape (2,)
         Number of support vectors in each class.
     dual_coef_ : ndarray of shape (1, n_SV)
         :math:`\alpha_iy_i` for the support vectors.
     intercept_ : ndarray of shape (1,)
-        :math:`b`, averaged over the free support vectors (:math:`0<\alpha_i<C`).
+        :math:`b`, averaged over the free support vectors
+        (:math:`0<\alpha_i<C`).
     coef_ : ndarray of shape (1, n_features)
         :math:`w=\sum_i\alpha_iy_ix_i`; only for ``kernel="linear"``.
     n_iter_ : ndarray of shape (1,)
@@ -72,7 +84,8 @@ class SVC(ClassifierMixin, BaseEstimator):
 
     References
     ----------
-    Cortes & Vapnik (1995); Chang & Lin (2011), *LIBSVM*; Fan, Chen & Lin (2005).
+    Cortes & Vapnik (1995); Chang & Lin (2011), *LIBSVM*; Fan, Chen & Lin
+    (2005).
     """
 
     def __init__(
@@ -101,7 +114,8 @@ class SVC(ClassifierMixin, BaseEstimator):
         return tags
 
     def fit(self, X, y):
-        """Fit on ``X`` of shape (n_samples, n_features) and two-class labels ``y``; return self."""
+        """Fit on ``X`` of shape (n_samples, n_features) and two-class labels
+        ``y``; return self."""
         X, y = validate_data(self, X, y, dtype=np.float64)
         C = check_scalar(self.C, "C", low=0, low_inclusive=False)
         tol = check_scalar(self.tol, "tol", low=0, low_inclusive=False)
@@ -109,7 +123,8 @@ class SVC(ClassifierMixin, BaseEstimator):
             self.max_iter == -1 or self.max_iter > 0
         ):
             raise ValueError(
-                f"max_iter must be a positive integer or -1 (no limit); got {self.max_iter!r}."
+                "max_iter must be a positive integer or -1 (no limit); "
+                f"got {self.max_iter!r}."
             )
         self.classes_, index = encode_classes(
             y, binary_only=True, estimator=self
@@ -135,7 +150,8 @@ class SVC(ClassifierMixin, BaseEstimator):
             if np.isinf(C):
                 _check_separable(gram, signs)
         result = smo(gram, signs, C, tol=tol, max_iter=self.max_iter)
-        # scikit-learn's order: the support vectors of classes_[0], then those of classes_[1]
+        # scikit-learn's order: the support vectors of classes_[0], then those
+        # of classes_[1]
         self.support_ = np.concatenate(
             [np.flatnonzero((result.alpha > 0) & (index == k)) for k in (0, 1)]
         )
@@ -150,16 +166,19 @@ class SVC(ClassifierMixin, BaseEstimator):
 
     @property
     def coef_(self):
-        r""":math:`w=\sum_i\alpha_iy_ix_i`, shape (1, n_features); only for ``kernel="linear"`` (as in scikit-learn)."""
+        r""":math:`w=\sum_i\alpha_iy_ix_i`, shape (1, n_features); only for
+        ``kernel="linear"`` (as in scikit-learn)."""
         if not (isinstance(self.kernel, str) and self.kernel == "linear"):
             raise AttributeError(
-                f"coef_ exists only for kernel='linear'; this SVC has kernel={self.kernel!r}."
+                "coef_ exists only for kernel='linear'; this SVC has "
+                f"kernel={self.kernel!r}."
             )
         check_is_fitted(self)
         return self.dual_coef_ @ self.support_vectors_
 
     def decision_function(self, X):
-        r""":math:`f(x)=\sum_{i\in SV}\alpha_iy_ik(x_i,x)+b`, shape (n_samples,); positive means ``classes_[1]``."""
+        r""":math:`f(x)=\sum_{i\in SV}\alpha_iy_ik(x_i,x)+b`, shape
+        (n_samples,); positive means ``classes_[1]``."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return (
@@ -168,7 +187,8 @@ class SVC(ClassifierMixin, BaseEstimator):
         )
 
     def predict(self, X):
-        """The class on the side of the hyperplane where each row of ``X`` falls, shape (n_samples,)."""
+        """The class on the side of the hyperplane where each row of ``X``
+        falls, shape (n_samples,)."""
         positive = self.decision_function(X) > 0
         return self.classes_[positive.astype(int)]
 
@@ -180,7 +200,8 @@ class SVC(ClassifierMixin, BaseEstimator):
             return 1.0 / X.shape[1]
         if isinstance(self.gamma, str):
             raise ValueError(
-                f'gamma must be "scale", "auto" or a positive number; got {self.gamma!r}.'
+                'gamma must be "scale", "auto" or a positive number; '
+                f"got {self.gamma!r}."
             )
         return check_scalar(self.gamma, "gamma", low=0, low_inclusive=False)
 
@@ -189,7 +210,8 @@ class SVC(ClassifierMixin, BaseEstimator):
             return self.kernel, {}
         if self.kernel not in ("linear", "poly", "rbf"):
             raise ValueError(
-                f'kernel must be "linear", "poly", "rbf" or a callable; got {self.kernel!r}.'
+                'kernel must be "linear", "poly", "rbf" or a callable; '
+                f"got {self.kernel!r}."
             )
         return self.kernel, dict(
             gamma=self._gamma, degree=self.degree, coef0=self.coef0
@@ -201,12 +223,14 @@ class SVC(ClassifierMixin, BaseEstimator):
 
 
 def _check_separable(K, y):
-    r"""Raise unless some :math:`(\beta, b)` has :math:`y_i\bigl((K\beta)_i + b\bigr)\ge1` for all i.
+    r"""Raise unless some :math:`(\beta, b)` has :math:`y_i\bigl((K\beta)_i +
+    b\bigr)\ge1` for all i.
 
-    By the representer argument a separating :math:`w` can be replaced by its projection
-    :math:`\sum_j\beta_j\phi(x_j)` without changing any :math:`w^\top\phi(x_i)`, so this linear
-    feasibility problem has a solution exactly when the data are separable in feature space.
-    Without one, the hard-margin dual is unbounded and SMO would never stop.
+    By the representer argument a separating :math:`w` can be replaced by its
+    projection :math:`\sum_j\beta_j\phi(x_j)` without changing any
+    :math:`w^\top\phi(x_i)`, so this linear feasibility problem has a solution
+    exactly when the data are separable in feature space. Without one, the
+    hard-margin dual is unbounded and SMO would never stop.
     """
     n = len(y)
     A = -y[:, None] * np.hstack([K, np.ones((n, 1))])
@@ -219,9 +243,12 @@ def _check_separable(K, y):
     )
     if result.status == 2:
         raise ValueError(
-            "C=np.inf asks for a hard margin, but the training data are not separable in the "
-            "feature space of this kernel (no w, b with y_i (w . phi(x_i) + b) >= 1 for every i; "
-            "the dual is unbounded). Use a finite C (soft margin) or a more flexible kernel."
+            "C=np.inf asks for a hard margin, but the training data are "
+            "not separable in the "
+            "feature space of this kernel (no w, b with y_i (w . "
+            "phi(x_i) + b) >= 1 for every i; "
+            "the dual is unbounded). Use a finite C (soft margin) or a "
+            "more flexible kernel."
         )
     if result.status != 0:
         raise RuntimeError(f"The separability check failed: {result.message}")

@@ -1,4 +1,5 @@
-"""Decision trees (CART): impurities, the split search, growth, node arrays and pruning."""
+"""Decision trees (CART): impurities, the split search, growth, node arrays and
+pruning."""
 
 from .classes import DecisionTreeClassifier, DecisionTreeRegressor
 from .id3 import ID3Classifier, reduced_error_prune

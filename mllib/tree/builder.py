@@ -1,13 +1,15 @@
-r"""Growing a tree: greedy recursive binary splitting, all the nodes of one depth at a time.
+r"""Growing a tree: greedy recursive binary splitting, all the nodes of one
+depth at a time.
 
-Finding an optimal tree is intractable already in simple versions (Hyafil & Rivest, 1976:
-deciding whether a tree of binary tests identifies every point within a given expected number
-of tests is NP-complete), so CART grows the tree greedily: split a node by its best single split
-(:mod:`mllib.tree.splitting`), then treat each child the same way, never revisiting a decision.
-A node becomes a leaf when it is pure, at ``max_depth``, smaller than ``min_samples_split`` or
-than ``2 * min_samples_leaf``, or when no valid split exists. A split is made even when it does
-not decrease the impurity: the first split of XOR-like data decreases nothing, yet its
-children can then be split perfectly.
+Finding an optimal tree is intractable already in simple versions (Hyafil &
+Rivest, 1976: deciding whether a tree of binary tests identifies every point
+within a given expected number of tests is NP-complete), so CART grows the tree
+greedily: split a node by its best single split (:mod:`mllib.tree.splitting`),
+then treat each child the same way, never revisiting a decision. A node becomes
+a leaf when it is pure, at ``max_depth``, smaller than ``min_samples_split`` or
+than ``2 * min_samples_leaf``, or when no valid split exists. A split is made
+even when it does not decrease the impurity: the first split of XOR-like data
+decreases nothing, yet its children can then be split perfectly.
 
 Each node's decision depends only on its own samples, so the order in which
 nodes are processed does not change the tree. This builder processes all the
@@ -19,11 +21,12 @@ of the left children, then those of the right children) keeps every row sorted
 within each child, so the data are sorted only once. The nodes are finally
 renumbered in depth-first preorder, as scikit-learn's builder numbers them.
 
-With ``max_features < d`` each node searches a random subset of the features (the random
-forest's decorrelation): the features are visited in a random order and the first
-``max_features`` are searched, or more if all of those are constant in the node, until one is
-not (scikit-learn's rule). With all features searched, ties between features go to the
-smallest index (scikit-learn breaks them at random).
+With ``max_features < d`` each node searches a random subset of the features
+(the random forest's decorrelation): the features are visited in a random order
+and the first ``max_features`` are searched, or more if all of those are
+constant in the node, until one is not (scikit-learn's rule). With all features
+searched, ties between features go to the smallest index (scikit-learn breaks
+them at random).
 """
 
 import numpy as np
@@ -171,7 +174,8 @@ def _integral(weights):
 
 
 def _summaries(y, sample_weight, node, n_nodes, criterion, n_classes):
-    """Value (class proportions or the mean, shape (n_nodes, n_values)), impurity and weight of each node."""
+    """Value (class proportions or the mean, shape (n_nodes, n_values)),
+    impurity and weight of each node."""
     weight = np.bincount(node, weights=sample_weight, minlength=n_nodes)
     if n_classes is None:
         mean = (
@@ -206,13 +210,11 @@ def _visit_order(spread, max_features, rng):
     n_nodes, d = spread.shape
     if max_features >= d:
         return np.broadcast_to(np.arange(d), (n_nodes, d)), None
-    visit = np.argsort(
-        rng.random((n_nodes, d)), axis=1
-    )  # a random permutation per node
+    # a random permutation per node
+    visit = np.argsort(rng.random((n_nodes, d)), axis=1)
     varies = np.take_along_axis(spread > FEATURE_THRESHOLD, visit, axis=1)
-    n_searched = np.maximum(
-        max_features, np.argmax(varies, axis=1) + 1
-    )  # go on past constant features
+    # go on past constant features
+    n_searched = np.maximum(max_features, np.argmax(varies, axis=1) + 1)
     return visit[:, : n_searched.max()], n_searched
 
 

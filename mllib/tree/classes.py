@@ -1,4 +1,5 @@
-r"""Decision-tree estimators (CART): the classifier and the regressor, with scikit-learn's API."""
+r"""Decision-tree estimators (CART): the classifier and the regressor, with
+scikit-learn's API."""
 
 import numbers
 
@@ -19,7 +20,8 @@ from .criteria import CLASSIFICATION, REGRESSION
 
 
 class BaseDecisionTree(BaseEstimator):
-    """Parameters, growth and pruning shared by both trees (see :class:`DecisionTreeClassifier`)."""
+    """Parameters, growth and pruning shared by both trees (see
+    :class:`DecisionTreeClassifier`)."""
 
     def __init__(
         self,
@@ -41,11 +43,13 @@ class BaseDecisionTree(BaseEstimator):
         self.ccp_alpha = ccp_alpha
 
     def _grow(self, X, y, sample_weight, n_classes):
-        """Validate the parameters, grow ``tree_`` on the encoded targets and prune it; return self."""
+        """Validate the parameters, grow ``tree_`` on the encoded targets and
+        prune it; return self."""
         allowed = REGRESSION if n_classes is None else tuple(CLASSIFICATION)
         if self.criterion not in allowed:
             raise ValueError(
-                f"criterion must be one of {allowed} for {type(self).__name__}; got {self.criterion!r}."
+                f"criterion must be one of {allowed} for "
+                f"{type(self).__name__}; got {self.criterion!r}."
             )
         max_depth = (
             np.inf
@@ -91,14 +95,16 @@ class BaseDecisionTree(BaseEstimator):
 
     @property
     def feature_importances_(self):
-        """Normalised total weighted impurity decrease of each feature's splits ("Gini importance"), shape (n_features,)."""
+        """Normalised total weighted impurity decrease of each feature's splits
+        ("Gini importance"), shape (n_features,)."""
         return self._validate_fitted().compute_feature_importances(
             self.n_features_in_
         )
 
     def cost_complexity_pruning_path(self, X, y, sample_weight=None):
-        """Weakest-link sequence (``ccp_alphas``, ``impurities``) of the tree grown on ``X, y`` with
-        these parameters and no pruning; see :mod:`mllib.tree.pruning`."""
+        """Weakest-link sequence (``ccp_alphas``, ``impurities``) of the tree
+        grown on ``X, y`` with these parameters and no pruning; see
+        :mod:`mllib.tree.pruning`."""
         unpruned = type(self)(**{**self.get_params(), "ccp_alpha": 0.0}).fit(
             X, y, sample_weight
         )
@@ -110,36 +116,43 @@ class BaseDecisionTree(BaseEstimator):
 
 
 class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
-    r"""Classification tree grown greedily (CART), optionally pruned by cost complexity.
+    r"""Classification tree grown greedily (CART), optionally pruned by cost
+    complexity.
 
-    Each leaf predicts the weighted majority class of its training samples; ``predict_proba``
-    returns their weighted class proportions. Splits maximise the weighted impurity decrease
-    :math:`W I(\text{node}) - W_L I(L) - W_R I(R)` (:mod:`mllib.tree.criteria`), found by the
-    sorted cumulative-sum search of :mod:`mllib.tree.splitting`; growth is described in
+    Each leaf predicts the weighted majority class of its training samples;
+    ``predict_proba`` returns their weighted class proportions. Splits maximise
+    the weighted impurity decrease :math:`W I(\text{node}) - W_L I(L) - W_R
+    I(R)` (:mod:`mllib.tree.criteria`), found by the sorted cumulative-sum
+    search of :mod:`mllib.tree.splitting`; growth is described in
     :mod:`mllib.tree.builder` and pruning in :mod:`mllib.tree.pruning`.
 
-    Same parameters, splits and fitted attributes as ``sklearn.tree.DecisionTreeClassifier``
-    (with ``splitter="best"``), plus the ``"misclassification"`` criterion, which scikit-learn
-    does not offer. scikit-learn stores ``X`` as float32; on data that float32 represents
+    Same parameters, splits and fitted attributes as
+    ``sklearn.tree.DecisionTreeClassifier`` (with ``splitter="best"``), plus
+    the ``"misclassification"`` criterion, which scikit-learn does not offer.
+    scikit-learn stores ``X`` as float32; on data that float32 represents
     exactly, the trees coincide wherever no two splits tie.
 
     Parameters
     ----------
     criterion : {"gini", "entropy", "log_loss", "misclassification"}
-        Node impurity; entropy is in bits and ``"log_loss"`` is the same as ``"entropy"``.
+        Node impurity; entropy is in bits and ``"log_loss"`` is the same as
+        ``"entropy"``.
     max_depth : int or None
-        Largest depth of a leaf; ``None`` grows until the leaves are pure or too small to split.
+        Largest depth of a leaf; ``None`` grows until the leaves are pure or
+        too small to split.
     min_samples_split : int, at least 2
         A node with fewer samples is a leaf.
     min_samples_leaf : int, at least 1
         Every leaf keeps at least this many samples.
     max_features : None, int, float, "sqrt" or "log2"
-        Number of features searched at each node (a fraction of them for a float, all for None).
+        Number of features searched at each node (a fraction of them for a
+        float, all for None).
     random_state : None, int or numpy.random.Generator
-        Chooses the features searched when ``max_features`` is below the number of features.
+        Chooses the features searched when ``max_features`` is below the number
+        of features.
     ccp_alpha : float, non-negative
-        Cost-complexity parameter :math:`\alpha`: the grown tree is pruned to the smallest
-        subtree minimising :math:`R(T) + \alpha|\tilde T|`.
+        Cost-complexity parameter :math:`\alpha`: the grown tree is pruned to
+        the smallest subtree minimising :math:`R(T) + \alpha|\tilde T|`.
 
     Attributes
     ----------
@@ -153,8 +166,9 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
 
     References
     ----------
-    Breiman, Friedman, Olshen & Stone (1984), *Classification and Regression Trees*; Hastie,
-    Tibshirani & Friedman (2009), *The Elements of Statistical Learning*, §9.2.
+    Breiman, Friedman, Olshen & Stone (1984), *Classification and Regression
+    Trees*; Hastie, Tibshirani & Friedman (2009), *The Elements of Statistical
+    Learning*, §9.2.
     """
 
     def __init__(
@@ -179,7 +193,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         )
 
     def fit(self, X, y, sample_weight=None):
-        """Grow (and prune) the tree on ``X`` (n_samples, n_features) and labels ``y``; return self."""
+        """Grow (and prune) the tree on ``X`` (n_samples, n_features) and
+        labels ``y``; return self."""
         X, y = validate_data(self, X, y, dtype=np.float64)
         # one class is allowed: the tree is then a single leaf, as in
         # scikit-learn (a bootstrap sample of a forest may hold one class)
@@ -190,26 +205,30 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         return self._grow(X, y_index, sample_weight, self.n_classes_)
 
     def predict_proba(self, X):
-        """Weighted class proportions of the leaf each row reaches, shape (n_samples, n_classes)."""
+        """Weighted class proportions of the leaf each row reaches, shape
+        (n_samples, n_classes)."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return self.tree_.predict(X)[:, 0, :]
 
     def predict(self, X):
-        """The majority class of each row's leaf (ties: the first in ``classes_``), shape (n_samples,)."""
+        """The majority class of each row's leaf (ties: the first in
+        ``classes_``), shape (n_samples,)."""
         proba = self.predict_proba(X)
         return self.classes_[np.argmax(proba, axis=1)]
 
 
 class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
-    r"""Regression tree grown greedily (CART), optionally pruned by cost complexity.
+    r"""Regression tree grown greedily (CART), optionally pruned by cost
+    complexity.
 
-    Each leaf predicts the weighted mean target of its training samples, which minimises the
-    leaf's residual sum of squares; splits maximise the decrease of the total RSS. Same
-    parameters, splits and fitted attributes as ``sklearn.tree.DecisionTreeRegressor`` with
-    ``criterion="squared_error"`` (see :class:`DecisionTreeClassifier` for the parameters and
-    the float32 caveat; here ``tree_.value`` holds the leaf means and ``tree_.impurity`` the
-    weighted variances).
+    Each leaf predicts the weighted mean target of its training samples, which
+    minimises the leaf's residual sum of squares; splits maximise the decrease
+    of the total RSS. Same parameters, splits and fitted attributes as
+    ``sklearn.tree.DecisionTreeRegressor`` with ``criterion="squared_error"``
+    (see :class:`DecisionTreeClassifier` for the parameters and the float32
+    caveat; here ``tree_.value`` holds the leaf means and ``tree_.impurity``
+    the weighted variances).
     """
 
     def __init__(
@@ -234,19 +253,22 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
         )
 
     def fit(self, X, y, sample_weight=None):
-        """Grow (and prune) the tree on ``X`` (n_samples, n_features) and real targets ``y``; return self."""
+        """Grow (and prune) the tree on ``X`` (n_samples, n_features) and real
+        targets ``y``; return self."""
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         return self._grow(X, y, sample_weight, None)
 
     def predict(self, X):
-        """The mean training target of the leaf each row reaches, shape (n_samples,)."""
+        """The mean training target of the leaf each row reaches, shape
+        (n_samples,)."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return self.tree_.predict(X)[:, 0, 0]
 
 
 def _resolve_max_features(max_features, n_features):
-    """The number of features searched per node, from scikit-learn's forms of ``max_features``."""
+    """The number of features searched per node, from scikit-learn's forms of
+    ``max_features``."""
     if max_features is None:
         return n_features
     if max_features == "sqrt":
@@ -261,6 +283,7 @@ def _resolve_max_features(max_features, n_features):
     elif isinstance(max_features, numbers.Real) and 0 < max_features <= 1:
         return max(1, int(max_features * n_features))
     raise ValueError(
-        f'max_features must be None, "sqrt", "log2", an integer in [1, n_features={n_features}] '
+        'max_features must be None, "sqrt", "log2", an integer in [1, '
+        f"n_features={n_features}] "
         f"or a fraction in (0, 1]; got {max_features!r}."
     )

@@ -1,4 +1,5 @@
-"""Drawing a fitted tree as a diagram (scikit-learn's ``sklearn.tree.plot_tree``, simplified)."""
+"""Drawing a fitted tree as a diagram (scikit-learn's
+``sklearn.tree.plot_tree``, simplified)."""
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -17,11 +18,13 @@ def plot_tree(
     precision=2,
     fontsize=8,
 ):
-    """Draw a fitted decision tree: each internal node shows its test, each leaf its prediction.
+    """Draw a fitted decision tree: each internal node shows its test, each
+    leaf its prediction.
 
-    Leaves are spread evenly from left to right in depth-first order, and every internal node sits
-    above the middle of its leaves; the left branch of a test is the "yes" branch. A
-    classifier's leaves are coloured by their majority class (the book's palette).
+    Leaves are spread evenly from left to right in depth-first order, and every
+    internal node sits above the middle of its leaves; the left branch of a
+    test is the "yes" branch. A classifier's leaves are coloured by their
+    majority class (the book's palette).
 
     Parameters
     ----------
@@ -42,9 +45,8 @@ def plot_tree(
         f"x{j + 1}" for j in range(model.n_features_in_)
     ]
     x = np.zeros(t.node_count)
-    x[t.is_leaf] = np.arange(
-        t.n_leaves
-    )  # preorder visits the leaves left to right
+    # preorder visits the leaves left to right
+    x[t.is_leaf] = np.arange(t.n_leaves)
     for node in range(t.node_count - 1, -1, -1):  # children before parents
         if not t.is_leaf[node]:
             x[node] = (
@@ -85,18 +87,19 @@ def plot_tree(
             )
         elif t.is_leaf[node]:
             text, color = (
-                f"{t.value[node, 0, 0]:.{precision}f}\nn = {t.n_node_samples[node]}",
+                f"{t.value[node, 0, 0]:.{precision}f}\nn = "
+                f"{t.n_node_samples[node]}",
                 "#dddddd",
             )
         else:
             text, color = (
-                f"{feature_names[t.feature[node]]} ≤ {t.threshold[node]:.{precision}f}",
+                f"{feature_names[t.feature[node]]} ≤ "
+                f"{t.threshold[node]:.{precision}f}",
                 "white",
             )
         red, green, blue = to_rgb(color)
-        dark_box = (
-            0.2126 * red + 0.7152 * green + 0.0722 * blue < 0.5
-        )  # relative luminance, roughly
+        # relative luminance, roughly
+        dark_box = 0.2126 * red + 0.7152 * green + 0.0722 * blue < 0.5
         ax.text(
             x[node],
             -t.depth[node],

@@ -1,20 +1,24 @@
-r"""The best axis-aligned split of a node: sort each feature, then sweep cumulative sums.
+r"""The best axis-aligned split of a node: sort each feature, then sweep
+cumulative sums.
 
-A split sends the samples with :math:`x_j \le s` to the left child and the rest to the right.
-Only the order of the values matters, so for feature :math:`j` with sorted values
-:math:`x_{(1)}\le\dots\le x_{(m)}` the candidates are the midpoints
-:math:`s = \tfrac12(x_{(p)} + x_{(p+1)})` between consecutive *distinct* values. Moving the
-threshold one position to the right moves one sample from the right child to the left, so the
-children's statistics (weighted class counts, or weighted sums of the targets) for *all*
-:math:`m-1` positions are prefix sums of the sorted statistics: one sort, :math:`O(m\log m)`,
-and one cumulative sum, :math:`O(m)`, per feature, instead of recomputing each child from
-scratch, :math:`O(m)` per threshold and :math:`O(m^2)` per feature (:func:`best_split_naive`,
-kept as the reference the tests and the chapter compare against).
+A split sends the samples with :math:`x_j \le s` to the left child and the rest
+to the right. Only the order of the values matters, so for feature :math:`j`
+with sorted values :math:`x_{(1)}\le\dots\le x_{(m)}` the candidates are the
+midpoints :math:`s = \tfrac12(x_{(p)} + x_{(p+1)})` between consecutive
+*distinct* values. Moving the threshold one position to the right moves one
+sample from the right child to the left, so the children's statistics (weighted
+class counts, or weighted sums of the targets) for *all* :math:`m-1` positions
+are prefix sums of the sorted statistics: one sort, :math:`O(m\log m)`, and one
+cumulative sum, :math:`O(m)`, per feature, instead of recomputing each child
+from scratch, :math:`O(m)` per threshold and :math:`O(m^2)` per feature
+(:func:`best_split_naive`, kept as the reference the tests and the chapter
+compare against).
 
-Regression uses the targets centred at the node's weighted mean, :math:`r_i = y_i - \bar y`.
-Then the children's sums satisfy :math:`S_L + S_R = 0`, and the decrease of the residual sum of
-squares is exactly :math:`S_L^2/W_L + S_R^2/W_R` (no cancellation between large sums of squares,
-as in :math:`\sum y^2 - (\sum y)^2/W`).
+Regression uses the targets centred at the node's weighted mean, :math:`r_i =
+y_i - \bar y`. Then the children's sums satisfy :math:`S_L + S_R = 0`, and the
+decrease of the residual sum of squares is exactly :math:`S_L^2/W_L +
+S_R^2/W_R` (no cancellation between large sums of squares, as in :math:`\sum
+y^2 - (\sum y)^2/W`).
 
 :func:`split_segments` searches many nodes at once (the tree builder passes all
 the nodes of one depth): along each row of its arrays (one row per feature) the
@@ -22,8 +26,9 @@ positions are grouped into contiguous *segments*, one per node, and each prefix
 sum restarts at its segment's first position. :func:`best_split` is the
 one-node case.
 
-Reference: Breiman, Friedman, Olshen & Stone (1984), *Classification and Regression Trees*;
-scikit-learn's ``BestSplitter`` (same candidate thresholds, same tie rule within a feature).
+Reference: Breiman, Friedman, Olshen & Stone (1984), *Classification and
+Regression Trees*; scikit-learn's ``BestSplitter`` (same candidate thresholds,
+same tie rule within a feature).
 """
 
 from dataclasses import dataclass
@@ -32,7 +37,8 @@ import numpy as np
 
 from .criteria import weighted_impurity
 
-#: Values closer than this count as equal, so no threshold is placed between them (scikit-learn's value).
+# : Values closer than this count as equal, so no threshold is placed between
+# them (scikit-learn's value).
 FEATURE_THRESHOLD = 1e-7
 
 
@@ -40,8 +46,8 @@ FEATURE_THRESHOLD = 1e-7
 class Split:
     """A split of one node: ``x[:, feature] <= threshold`` goes left.
 
-    ``improvement`` is the weighted impurity decrease :math:`W I - W_L I_L - W_R I_R` and
-    ``n_left`` the number of samples sent left.
+    ``improvement`` is the weighted impurity decrease :math:`W I - W_L I_L -
+    W_R I_R` and ``n_left`` the number of samples sent left.
     """
 
     feature: int
@@ -141,9 +147,8 @@ def split_segments(
         np.where(chosen == each(improvement), position, m), starts[:-1]
     )
     cut = np.minimum(cut, m - 2)  # matters only where there is no split
-    threshold = (
-        sorted_x[row, cut] / 2.0 + sorted_x[row, cut + 1] / 2.0
-    )  # halves: no overflow
+    # halves: no overflow
+    threshold = sorted_x[row, cut] / 2.0 + sorted_x[row, cut + 1] / 2.0
     return row, threshold, improvement
 
 
@@ -207,13 +212,16 @@ def _statistic(y, sample_weight, criterion, n_classes):
 def best_split_naive(
     X, y, sample_weight, criterion, *, n_classes=None, min_samples_leaf=1
 ):
-    r"""The same search as :func:`best_split` by brute force: every threshold rebuilds its children.
+    r"""The same search as :func:`best_split` by brute force: every threshold
+    rebuilds its children.
 
-    For each feature, a 0/1 matrix with one row per candidate threshold marks the samples sent
-    left, and each child's weighted impurity is recomputed from its samples (for regression,
-    :math:`\sum_i w_i(y_i-\bar y_{\text{child}})^2` directly): :math:`O(m)` work per threshold,
-    :math:`O(m^2)` per feature, in whole-array operations. Same parameters, result and tie rule
-    as :func:`best_split`; use it only to check and time the fast search.
+    For each feature, a 0/1 matrix with one row per candidate threshold marks
+    the samples sent left, and each child's weighted impurity is recomputed
+    from its samples (for regression, :math:`\sum_i w_i(y_i-\bar
+    y_{\text{child}})^2` directly): :math:`O(m)` work per threshold,
+    :math:`O(m^2)` per feature, in whole-array operations. Same parameters,
+    result and tie rule as :func:`best_split`; use it only to check and time
+    the fast search.
     """
     positive = sample_weight > 0
     X, y, sample_weight = X[positive], y[positive], sample_weight[positive]
@@ -224,9 +232,10 @@ def best_split_naive(
         else sample_weight[:, None] * np.eye(n_classes)[y]
     )
 
+    # W I(child) for each row of the 0/1 matrix ``member`` (children x samples)
     def cost(
         member,
-    ):  # W I(child) for each row of the 0/1 matrix ``member`` (children x samples)
+    ):
         weight = member @ sample_weight
         if onehot is not None:
             return weighted_impurity(member @ onehot, criterion)
@@ -244,9 +253,8 @@ def best_split_naive(
         values = np.unique(X[:, feature])
         distinct = values[1:] > values[:-1] + FEATURE_THRESHOLD
         thresholds = (values[:-1] / 2.0 + values[1:] / 2.0)[distinct]
-        left = (X[None, :, feature] <= thresholds[:, None]).astype(
-            float
-        )  # (thresholds, m)
+        # (thresholds, m)
+        left = (X[None, :, feature] <= thresholds[:, None]).astype(float)
         n_left = left.sum(axis=1)
         valid = (
             (n_left >= min_samples_leaf)

@@ -1,10 +1,12 @@
-r"""A fitted tree as parallel node arrays, in scikit-learn's layout (an estimator's ``tree_``).
+r"""A fitted tree as parallel node arrays, in scikit-learn's layout (an
+estimator's ``tree_``).
 
-Node ``i`` is internal when ``children_left[i] != TREE_LEAF``: it sends a sample ``x`` to
-``children_left[i]`` if ``x[feature[i]] <= threshold[i]`` and to ``children_right[i]``
-otherwise. Nodes are numbered in depth-first preorder (a node, then its whole left subtree,
-then its right subtree), the order scikit-learn's builder produces, so the subtree of node
-``i`` is the contiguous block ``i, i + 1, ..., i + subtree_size[i] - 1``; pruning relies on it.
+Node ``i`` is internal when ``children_left[i] != TREE_LEAF``: it sends a
+sample ``x`` to ``children_left[i]`` if ``x[feature[i]] <= threshold[i]`` and
+to ``children_right[i]`` otherwise. Nodes are numbered in depth-first preorder
+(a node, then its whole left subtree, then its right subtree), the order
+scikit-learn's builder produces, so the subtree of node ``i`` is the contiguous
+block ``i, i + 1, ..., i + subtree_size[i] - 1``; pruning relies on it.
 """
 
 import numpy as np
@@ -25,15 +27,16 @@ class Tree:
         Feature tested at each internal node (``TREE_UNDEFINED`` at leaves).
     threshold : ndarray of shape (node_count,)
     value : ndarray of shape (node_count, 1, n_values)
-        Weighted class proportions (classification) or the weighted mean target (regression,
-        ``n_values = 1``) of the training samples reaching the node; the middle axis is
-        scikit-learn's output axis, always of length one here.
+        Weighted class proportions (classification) or the weighted mean target
+        (regression, ``n_values = 1``) of the training samples reaching the
+        node; the middle axis is scikit-learn's output axis, always of length
+        one here.
     impurity : ndarray of shape (node_count,)
     n_node_samples : ndarray of shape (node_count,)
     weighted_n_node_samples : ndarray of shape (node_count,)
     parent, depth, subtree_size : ndarray of shape (node_count,)
-        Derived: the parent of each node (``-1`` for the root), its depth, and the number of
-        nodes in its subtree (itself included).
+        Derived: the parent of each node (``-1`` for the root), its depth, and
+        the number of nodes in its subtree (itself included).
     """
 
     def __init__(
@@ -88,9 +91,11 @@ class Tree:
         return int(self.depth.max())
 
     def apply(self, X):
-        """Index of the leaf that each row of ``X`` (shape (n, n_features)) reaches, shape (n,).
+        """Index of the leaf that each row of ``X`` (shape (n, n_features))
+        reaches, shape (n,).
 
-        All rows descend together, one level per step, so the loop runs ``max_depth`` times.
+        All rows descend together, one level per step, so the loop runs
+        ``max_depth`` times.
         """
         node = np.zeros(len(X), dtype=np.intp)
         active = np.flatnonzero(~self.is_leaf[node])
@@ -108,8 +113,9 @@ class Tree:
         return self.value[self.apply(X)]
 
     def compute_feature_importances(self, n_features):
-        r"""Total weighted impurity decrease :math:`W I - W_L I_L - W_R I_R` of the splits on each
-        feature, divided by the root's weight and normalised to sum to one (all zeros for a single leaf)."""
+        r"""Total weighted impurity decrease :math:`W I - W_L I_L - W_R I_R` of
+        the splits on each feature, divided by the root's weight and normalised
+        to sum to one (all zeros for a single leaf)."""
         internal = np.flatnonzero(~self.is_leaf)
         left, right = (
             self.children_left[internal],
@@ -125,10 +131,11 @@ class Tree:
         return importances / total if total > 0 else importances
 
     def subtree(self, keep):
-        """The tree made of the nodes where ``keep`` is true, renumbered in the same order.
+        """The tree made of the nodes where ``keep`` is true, renumbered in the
+        same order.
 
-        ``keep`` must contain the root and be closed under taking parents; a kept node whose
-        children are dropped becomes a leaf.
+        ``keep`` must contain the root and be closed under taking parents; a
+        kept node whose children are dropped becomes a leaf.
         """
         keep = np.asarray(keep, dtype=bool)
         new_id = np.cumsum(keep) - 1
