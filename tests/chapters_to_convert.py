@@ -26,7 +26,6 @@ NOT_CONVERTED = {
     "09-generative-classifiers",
     "10-bayesian-inference",
     "11-gaussian-processes",
-    "12-trees-and-neighbours",
     "15-pca",
     "16-mixture-models",
     "17-learning-theory",
