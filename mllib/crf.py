@@ -1,21 +1,26 @@
-r"""Linear-chain conditional random fields: inference by dynamic programming, and training.
+r"""Linear-chain conditional random fields: inference by dynamic
+programming, and training.
 
 A label sequence :math:`y=(y_1,\dots,y_T)\in\{0,\dots,k-1\}^T` scores
 
 .. math:: s(y) = \sum_{t=1}^T U_{t,y_t} + \sum_{t=2}^T P_{t,y_{t-1},y_t},
-          \qquad p(y\mid x) = \exp\bigl(s(y) - \log Z\bigr),\quad Z = \sum_{y'} e^{s(y')},
+          \qquad p(y\mid x) = \exp\bigl(s(y) - \log Z\bigr),
+          \quad Z = \sum_{y'} e^{s(y')},
 
-with unary scores ``unary`` :math:`U` of shape (T, k) and pairwise (transition) scores
-``pairwise`` :math:`P` of shape (k, k), shared by all positions, or (T-1, k, k). In the
-feature model of :func:`negative_log_likelihood_and_gradient`, :math:`U_t = W^\top x_t` and
-:math:`P` is a learned transition matrix, so :math:`s(y)=w^\top\psi(x,y)` with unary and Markov
-features. Every sum over the :math:`k^T` sequences is done in :math:`O(Tk^2)` operations, in
-log space (``logsumexp``) so that long sequences neither overflow nor underflow.
+with unary scores ``unary`` :math:`U` of shape (T, k) and pairwise
+(transition) scores ``pairwise`` :math:`P` of shape (k, k), shared by all
+positions, or (T-1, k, k). In the feature model of
+:func:`negative_log_likelihood_and_gradient`, :math:`U_t = W^\top x_t` and
+:math:`P` is a learned transition matrix, so :math:`s(y)=w^\top\psi(x,y)`
+with unary and Markov features. Every sum over the :math:`k^T` sequences is
+done in :math:`O(Tk^2)` operations, in log space (``logsumexp``) so that
+long sequences neither overflow nor underflow.
 
 References
 ----------
-Lafferty, McCallum & Pereira (2001); Sutton & McCallum (2012), *An introduction to
-conditional random fields*, §4.1 (forward–backward, Viterbi) and §5.1 (training).
+Lafferty, McCallum & Pereira (2001); Sutton & McCallum (2012), *An
+introduction to conditional random fields*, §4.1 (forward–backward,
+Viterbi) and §5.1 (training).
 """
 
 import warnings
@@ -32,13 +37,15 @@ from .validation import check_int, check_scalar
 
 def logsumexp(a, axis=None):
     r""":math:`\log\sum e^{a}` along ``axis`` with the max-shift trick,
-    :math:`m+\log\sum e^{a-m}` for :math:`m=\max a`, so nothing overflows; the same as
-    ``scipy.special.logsumexp``, without its per-call overhead (about 0.1 ms, which dominates
-    the :math:`T` small recursion steps of a short sequence).
+    :math:`m+\log\sum e^{a-m}` for :math:`m=\max a`, so nothing overflows;
+    the same as ``scipy.special.logsumexp``, without its per-call overhead
+    (about 0.1 ms, which dominates the :math:`T` small recursion steps of a
+    short sequence).
 
-    A slice that is all :math:`-\infty` (e.g. a tag that no allowed transition reaches, scored
-    :math:`-\infty`) has :math:`\log\sum e^{a}=-\infty`; the shift is then 0, as in scipy, since
-    :math:`a-m=-\infty-(-\infty)` would be NaN."""
+    A slice that is all :math:`-\infty` (e.g. a tag that no allowed
+    transition reaches, scored :math:`-\infty`) has
+    :math:`\log\sum e^{a}=-\infty`; the shift is then 0, as in scipy,
+    since :math:`a-m=-\infty-(-\infty)` would be NaN."""
     m = np.max(a, axis=axis, keepdims=True)
     m = np.where(np.isfinite(m), m, 0.0)
     with np.errstate(
@@ -55,14 +62,16 @@ def _check_scores(unary, pairwise):
     pairwise = np.asarray(pairwise, dtype=float)
     if pairwise.shape not in ((k, k), (T - 1, k, k)):
         raise ValueError(
-            f"pairwise must have shape ({k}, {k}) or ({T - 1}, {k}, {k}) for unary of shape "
-            f"{unary.shape} (T positions, k labels); got {pairwise.shape}."
+            f"pairwise must have shape ({k}, {k}) or ({T - 1}, {k}, {k}) "
+            f"for unary of shape {unary.shape} (T positions, k labels); "
+            f"got {pairwise.shape}."
         )
     return unary, np.broadcast_to(pairwise, (T - 1, k, k))
 
 
 def sequence_score(unary, pairwise, y):
-    r"""The score :math:`s(y)=\sum_tU_{t,y_t}+\sum_{t\ge2}P_{t,y_{t-1},y_t}` of one label sequence."""
+    r"""The score :math:`s(y)=\sum_tU_{t,y_t}+\sum_{t\ge2}P_{t,y_{t-1},y_t}`
+    of one label sequence."""
     unary, pairwise = _check_scores(unary, pairwise)
     y = np.asarray(y)
     return (
@@ -74,8 +83,10 @@ def sequence_score(unary, pairwise, y):
 def forward(unary, pairwise):
     r"""Log forward messages :math:`\log\alpha_t(j)`, shape (T, k).
 
-    :math:`\alpha_1(j)=e^{U_{1j}}` and :math:`\alpha_t(j)=e^{U_{tj}}\sum_i\alpha_{t-1}(i)e^{P_{t,ij}}`:
-    the summed weight of all prefixes :math:`y_{1:t}` that end in :math:`y_t=j`.
+    :math:`\alpha_1(j)=e^{U_{1j}}` and
+    :math:`\alpha_t(j)=e^{U_{tj}}\sum_i\alpha_{t-1}(i)e^{P_{t,ij}}`: the
+    summed weight of all prefixes :math:`y_{1:t}` that end in
+    :math:`y_t=j`.
     """
     unary, pairwise = _check_scores(unary, pairwise)
     log_alpha = np.empty_like(unary)
@@ -88,8 +99,10 @@ def forward(unary, pairwise):
 
 
 def backward(unary, pairwise):
-    r"""Log backward messages :math:`\log\beta_t(i)`, shape (T, k): :math:`\beta_T(i)=1` and
-    :math:`\beta_t(i)=\sum_je^{P_{t+1,ij}+U_{t+1,j}}\beta_{t+1}(j)`, the weight of all suffixes."""
+    r"""Log backward messages :math:`\log\beta_t(i)`, shape (T, k):
+    :math:`\beta_T(i)=1` and
+    :math:`\beta_t(i)=\sum_je^{P_{t+1,ij}+U_{t+1,j}}\beta_{t+1}(j)`, the
+    weight of all suffixes."""
     unary, pairwise = _check_scores(unary, pairwise)
     log_beta = np.zeros_like(unary)
     for t in range(len(unary) - 2, -1, -1):
@@ -100,7 +113,8 @@ def backward(unary, pairwise):
 
 
 def log_partition(unary, pairwise):
-    r""":math:`\log Z=\log\sum_j\alpha_T(j)`, by the forward algorithm in :math:`O(Tk^2)`."""
+    r""":math:`\log Z=\log\sum_j\alpha_T(j)`, by the forward algorithm in
+    :math:`O(Tk^2)`."""
     return logsumexp(forward(unary, pairwise)[-1])
 
 
@@ -112,7 +126,8 @@ def marginals(unary, pairwise):
     node : ndarray of shape (T, k)
         :math:`p(y_t=j\mid x)=\alpha_t(j)\beta_t(j)/Z`.
     edge : ndarray of shape (T-1, k, k)
-        :math:`p(y_{t-1}=i,y_t=j\mid x)=\alpha_{t-1}(i)e^{P_{t,ij}+U_{tj}}\beta_t(j)/Z`.
+        :math:`p(y_{t-1}=i,y_t=j\mid x)
+        =\alpha_{t-1}(i)e^{P_{t,ij}+U_{tj}}\beta_t(j)/Z`.
     log_z : float
     """
     unary, pairwise = _check_scores(unary, pairwise)
@@ -129,20 +144,22 @@ def marginals(unary, pairwise):
 
 
 def viterbi(unary, pairwise):
-    r"""The highest-scoring sequence :math:`\arg\max_ys(y)` and its score, in :math:`O(Tk^2)`.
+    r"""The highest-scoring sequence :math:`\arg\max_ys(y)` and its score,
+    in :math:`O(Tk^2)`.
 
-    :math:`\delta_1(j)=U_{1j}`, :math:`\delta_t(j)=U_{tj}+\max_i[\delta_{t-1}(i)+P_{t,ij}]`; the
-    maximising :math:`i` is stored and the path read backwards from :math:`\arg\max_j\delta_T(j)`.
-    Each argmax takes the smallest label on a tie.
+    :math:`\delta_1(j)=U_{1j}`,
+    :math:`\delta_t(j)=U_{tj}+\max_i[\delta_{t-1}(i)+P_{t,ij}]`; the
+    maximising :math:`i` is stored and the path read backwards from
+    :math:`\arg\max_j\delta_T(j)`. Each argmax takes the smallest label
+    on a tie.
     """
     unary, pairwise = _check_scores(unary, pairwise)
     T, k = unary.shape
     delta = unary[0].copy()
     best_previous = np.empty((T, k), dtype=int)
     for t in range(1, T):
-        candidates = (
-            delta[:, None] + pairwise[t - 1]
-        )  # [i, j]: come from i, go to j
+        # candidates[i, j]: the best prefix ending in i, then i -> j
+        candidates = delta[:, None] + pairwise[t - 1]
         best_previous[t] = np.argmax(candidates, axis=0)
         delta = unary[t] + candidates[best_previous[t], np.arange(k)]
     path = np.empty(T, dtype=int)
@@ -155,15 +172,21 @@ def viterbi(unary, pairwise):
 def negative_log_likelihood_and_gradient(
     weights, transitions, sequences, labels, alpha=0.0
 ):
-    r"""Average negative log-likelihood of a linear-chain CRF, with an L2 penalty, and its gradient.
+    r"""Average negative log-likelihood of a linear-chain CRF, with an L2
+    penalty, and its gradient.
 
     .. math:: \ell(W,A)=-\frac1N\sum_{n=1}^N\bigl[s_n(y^{(n)})-\log Z_n\bigr]
-              +\frac\alpha2\bigl(\lVert W\rVert_F^2+\lVert A\rVert_F^2\bigr),
-              \qquad U^{(n)}_t=W^\top x^{(n)}_t,\ P=A.
+              +\frac\lambda2\bigl(\lVert W\rVert_F^2+\lVert A\rVert_F^2\bigr),
+              \qquad U^{(n)}_t=W^\top x^{(n)}_t,\ P=A,
 
-    The gradient is expected minus observed features, averaged over sequences, plus the
-    penalty: :math:`\nabla_W=\frac1N\sum_n\sum_tx_t\bigl(p(y_t=\cdot\mid x)-e_{y_t}\bigr)^\top+\alpha W`,
-    :math:`\nabla_A=\frac1N\sum_n\sum_{t\ge2}\bigl(p(y_{t-1}=\cdot,y_t=\cdot\mid x)-e_{y_{t-1}}e_{y_t}^\top\bigr)+\alpha A`.
+    with :math:`\lambda` = ``alpha``. The gradient is expected minus observed
+    features, averaged over sequences, plus the penalty:
+
+    .. math:: \nabla_W=\frac1N\sum_n\sum_tx_t\bigl(p(y_t=\cdot\mid x)
+              -e_{y_t}\bigr)^\top+\lambda W,
+
+    .. math:: \nabla_A=\frac1N\sum_n\sum_{t\ge2}\bigl(p(y_{t-1}=\cdot,
+              y_t=\cdot\mid x)-e_{y_{t-1}}e_{y_t}^\top\bigr)+\lambda A.
 
     Parameters
     ----------
@@ -180,43 +203,54 @@ def negative_log_likelihood_and_gradient(
     grad_transitions : ndarray of shape (k, k)
     """
     k = transitions.shape[0]
-    nll, grad_weights, grad_transitions = (
-        0.0,
-        alpha * weights * len(sequences),
-        alpha * transitions * len(sequences),
-    )
+    labels = _check_labels(sequences, labels, k)
+    nll = 0.0
+    grad_weights = np.zeros_like(weights, dtype=float)
+    grad_transitions = np.zeros_like(transitions, dtype=float)
     for x, y in zip(sequences, labels):
-        y = np.asarray(y)
-        if y.ndim != 1 or len(y) != len(x) or y.min() < 0 or y.max() >= k:
-            raise ValueError(
-                f"each label sequence must be 1-D, as long as its input sequence, with entries "
-                f"in 0..{k - 1}; got {y!r} for an input of length {len(x)}."
-            )
         unary = x @ weights
         node, edge, log_z = marginals(unary, transitions)
         nll += log_z - sequence_score(unary, transitions, y)
-        observed_nodes = np.eye(k)[y]
-        grad_weights += x.T @ (node - observed_nodes)
-        grad_transitions += (
-            edge.sum(axis=0) - observed_nodes[:-1].T @ observed_nodes[1:]
-        )
+        # expected minus observed features (eq. of the CRF gradient)
+        observed = np.eye(k)[y]
+        grad_weights += x.T @ (node - observed)
+        grad_transitions += edge.sum(axis=0) - observed[:-1].T @ observed[1:]
     N = len(sequences)
     penalty = 0.5 * alpha * (np.sum(weights**2) + np.sum(transitions**2))
-    return nll / N + penalty, grad_weights / N, grad_transitions / N
+    return (
+        nll / N + penalty,
+        grad_weights / N + alpha * weights,
+        grad_transitions / N + alpha * transitions,
+    )
+
+
+def _check_labels(sequences, labels, k):
+    labels = [np.asarray(y) for y in labels]
+    for x, y in zip(sequences, labels):
+        if y.ndim != 1 or len(y) != len(x) or y.min() < 0 or y.max() >= k:
+            raise ValueError(
+                "each label sequence must be 1-D, as long as its input "
+                f"sequence, with entries in 0..{k - 1}; got {y!r} for an "
+                f"input of length {len(x)}."
+            )
+    return labels
 
 
 class LinearChainCRF(BaseEstimator):
-    r"""A linear-chain CRF with unary scores :math:`W^\top x_t` and a transition matrix :math:`A`,
-    trained by minimising :func:`negative_log_likelihood_and_gradient` with scipy's L-BFGS-B
-    (the objective is convex and smooth), and decoded by :func:`viterbi`.
+    r"""A linear-chain CRF with unary scores :math:`W^\top x_t` and a
+    transition matrix :math:`A`, trained by minimising
+    :func:`negative_log_likelihood_and_gradient` with scipy's L-BFGS-B (the
+    objective is convex and smooth), and decoded by :func:`viterbi`.
 
     Parameters
     ----------
     alpha : float
-        L2 penalty :math:`\frac\alpha2(\lVert W\rVert^2+\lVert A\rVert^2)` on the average NLL.
+        L2 penalty :math:`\frac\lambda2(\lVert W\rVert^2+\lVert A\rVert^2)`
+        on the average NLL, :math:`\lambda` = ``alpha``.
     max_iter : int
     tol : float
-        L-BFGS-B's ``gtol``: stop when every gradient entry is at most ``tol`` in absolute value.
+        L-BFGS-B's ``gtol``: stop when every gradient entry is at most
+        ``tol`` in absolute value.
 
     Attributes
     ----------
@@ -226,7 +260,8 @@ class LinearChainCRF(BaseEstimator):
     loss_curve_ : list of float, the objective after each L-BFGS iteration
     n_iter_ : int
 
-    No scikit-learn equivalent (sklearn-crfsuite wraps CRFsuite, which also uses L-BFGS).
+    No scikit-learn equivalent (sklearn-crfsuite wraps CRFsuite, which
+    also uses L-BFGS).
     """
 
     def __init__(self, alpha=1e-2, max_iter=200, tol=1e-6):
@@ -242,7 +277,8 @@ class LinearChainCRF(BaseEstimator):
         return tags
 
     def fit(self, sequences, labels):
-        """Fit to lists of input sequences (each (T_n, d)) and label sequences (each (T_n,)); return self."""
+        """Fit to lists of input sequences (each (T_n, d)) and label
+        sequences (each (T_n,)); return self."""
         alpha = check_scalar(self.alpha, "alpha", low=0)
         tol = check_scalar(self.tol, "tol", low=0, low_inclusive=False)
         max_iter = check_int(self.max_iter, "max_iter", low=1)
@@ -252,8 +288,9 @@ class LinearChainCRF(BaseEstimator):
         ]
         if len(sequences) == 0 or len(sequences) != len(labels):
             raise ValueError(
-                f"need one label sequence per input sequence, at least one of each; got "
-                f"{len(sequences)} input and {len(labels)} label sequences."
+                "need one label sequence per input sequence, at least one "
+                f"of each; got {len(sequences)} input and {len(labels)} "
+                "label sequences."
             )
         self.classes_, index = np.unique(
             np.concatenate(labels), return_inverse=True
@@ -263,8 +300,8 @@ class LinearChainCRF(BaseEstimator):
         d, k = sequences[0].shape[1], len(self.classes_)
         if any(x.shape[1] != d for x in sequences):
             raise ValueError(
-                f"every input sequence must have the same number of features; got "
-                f"{sorted({x.shape[1] for x in sequences})}."
+                "every input sequence must have the same number of "
+                f"features; got {sorted({x.shape[1] for x in sequences})}."
             )
 
         def objective(theta):
@@ -299,7 +336,8 @@ class LinearChainCRF(BaseEstimator):
         return self
 
     def predict(self, sequences):
-        """The Viterbi label sequence of each input sequence, a list of arrays."""
+        """The Viterbi label sequence of each input sequence, a list of
+        arrays."""
         check_is_fitted(self)
         sequences = [
             check_array(x, dtype=np.float64, input_name="sequence")
@@ -307,7 +345,8 @@ class LinearChainCRF(BaseEstimator):
         ]
         if any(x.shape[1] != self.coef_.shape[0] for x in sequences):
             raise ValueError(
-                f"every input sequence must have {self.coef_.shape[0]} features, as in fit; got "
+                f"every input sequence must have {self.coef_.shape[0]} "
+                "features, as in fit; got "
                 f"{sorted({x.shape[1] for x in sequences})}."
             )
         return [

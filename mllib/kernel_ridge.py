@@ -5,7 +5,7 @@ from scipy.linalg import LinAlgError, cho_factor, cho_solve
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .kernels import check_psd, is_psd_by_construction, pairwise_kernels
+from .kernels import checked_gram, pairwise_kernels
 from .validation import check_scalar
 
 
@@ -69,23 +69,14 @@ class KernelRidge(RegressorMixin, BaseEstimator):
         self.kernel_params = kernel_params
 
     def fit(self, X, y):
-        """Fit on ``X`` of shape (n_samples, n_features) and real targets ``y``; return self."""
+        """Fit on ``X`` (n_samples, n_features) and real ``y``; return self."""
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         alpha = check_scalar(self.alpha, "alpha", low=0)
-        K = self._kernel(X, X)
-        if not is_psd_by_construction(self.kernel, self.degree, self.coef0):
-            check_psd(
-                K, name="The Gram matrix of the kernel on the training data"
-            )
-        K[np.diag_indices_from(K)] += alpha  # K + lambda I, formed in place
-        try:
-            factor = cho_factor(K, lower=True, check_finite=False)
-        except LinAlgError:
-            raise ValueError(
-                f"K + alpha*I is not positive definite (alpha={alpha:g}, smallest eigenvalue of K "
-                f"{np.linalg.eigvalsh(K)[0] - alpha:.3g}), so the kernel matrix is singular: "
-                "repeated points or a low-rank kernel. Use alpha > 0."
-            ) from None
+        K = checked_gram(
+            self._kernel(X, X), self.kernel, self.degree, self.coef0
+        )
+        # (K + lambda I) c = y by Cholesky (Rasmussen & Williams, Alg. 2.1)
+        factor = _cholesky(K + alpha * np.eye(len(X)), alpha)
         self.dual_coef_ = cho_solve(factor, y, check_finite=False)
         self.X_fit_ = X
         return self
@@ -109,3 +100,17 @@ class KernelRidge(RegressorMixin, BaseEstimator):
             degree=self.degree,
             coef0=self.coef0,
         )
+
+
+def _cholesky(A, alpha):
+    """The Cholesky factor of ``A = K + alpha I``, or an error that says why
+    there is none."""
+    try:
+        return cho_factor(A, lower=True, check_finite=False)
+    except LinAlgError:
+        raise ValueError(
+            f"K + alpha*I is not positive definite (alpha={alpha:g}, "
+            f"smallest eigenvalue of K {np.linalg.eigvalsh(A)[0] - alpha:.3g}"
+            "), so the kernel matrix is singular: repeated points or a "
+            "low-rank kernel. Use alpha > 0."
+        ) from None

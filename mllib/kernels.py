@@ -124,14 +124,17 @@ def rbf_kernel(X, Y=None, gamma=None):
 
 
 def anova_kernel(X, Y=None):
-    r"""The ANOVA (all-subsets) kernel :math:`k(x, t) = \prod_{k=1}^d (1 + x_k t_k)`.
+    r"""The ANOVA (all-subsets) kernel
+    :math:`k(x, t) = \prod_{k=1}^d (1 + x_k t_k)`.
 
-    Expanding the product gives :math:`\sum_{S\subseteq\{1..d\}} \prod_{k\in S} x_k t_k`, the
-    inner product of the feature maps :math:`\phi(x) = (\prod_{k\in S} x_k)_S` with one
-    coordinate per subset of the features: :math:`2^d` of them, computed in :math:`O(d)`.
-    For inputs in :math:`\{0, 1\}^d` the features are the monotone conjunctions, and
-    :math:`k(x, t) = 2^{x^\top t}` counts the conjunctions that both points satisfy (the
-    perceptron chapter learns DNF formulas with it). scikit-learn has no equivalent.
+    Expanding the product gives
+    :math:`\sum_{S\subseteq\{1..d\}} \prod_{k\in S} x_k t_k`, the inner
+    product of the feature maps :math:`\phi(x) = (\prod_{k\in S} x_k)_S`
+    with one coordinate per subset of the features: :math:`2^d` of them,
+    computed in :math:`O(d)`. For inputs in :math:`\{0, 1\}^d` the features
+    are the monotone conjunctions, and :math:`k(x, t) = 2^{x^\top t}` counts
+    the conjunctions that both points satisfy (the perceptron chapter learns
+    DNF formulas with it). scikit-learn has no equivalent.
 
     Parameters
     ----------
@@ -145,9 +148,7 @@ def anova_kernel(X, Y=None):
     """
     X, Y = _check_pair(X, Y)
     K = np.ones((len(X), len(Y)))
-    for k in range(
-        X.shape[1]
-    ):  # d rank-one factors, each over all pairs at once
+    for k in range(X.shape[1]):  # one factor (1 + x_k t_k) for all pairs
         K *= 1.0 + np.outer(X[:, k], Y[:, k])
     return K
 
@@ -251,11 +252,13 @@ def is_psd_by_construction(kernel, degree=3, coef0=1):
 
 
 def check_psd(K, *, tol=1e-8, name="K"):
-    r"""Check that ``K`` is a symmetric positive semi-definite matrix; return its smallest eigenvalue.
+    r"""Check that ``K`` is a symmetric positive semi-definite matrix; return
+    its smallest eigenvalue.
 
-    Rounding makes the computed eigenvalues of an exactly PSD Gram matrix slightly negative,
-    of the order of :math:`n\,\epsilon_{\text{mach}}\max_i|\lambda_i|`, so the test is relative:
-    symmetric to within ``tol`` times the largest entry, and
+    Rounding makes the computed eigenvalues of an exactly PSD Gram matrix
+    slightly negative, of the order of
+    :math:`n\,\epsilon_{\text{mach}}\max_i|\lambda_i|`, so the test is
+    relative: symmetric to within ``tol`` times the largest entry, and
 
     .. math:: \lambda_{\min}(K) \ge -\mathrm{tol}\cdot\max_i |\lambda_i(K)| .
 
@@ -275,7 +278,8 @@ def check_psd(K, *, tol=1e-8, name="K"):
     Raises
     ------
     ValueError
-        If ``K`` is not square, not symmetric, or has an eigenvalue below the tolerance.
+        If ``K`` is not square, not symmetric, or has an eigenvalue below the
+        tolerance.
     """
     K = check_array(K, dtype=np.float64, input_name=name)
     if K.shape[0] != K.shape[1]:
@@ -286,19 +290,31 @@ def check_psd(K, *, tol=1e-8, name="K"):
     asymmetry = np.abs(K - K.T).max()
     if asymmetry > tol * scale:
         raise ValueError(
-            f"{name} is not symmetric (largest |K_ij - K_ji| = {asymmetry:.3g}); a kernel must "
-            "satisfy k(x, t) = k(t, x)."
+            f"{name} is not symmetric (largest |K_ij - K_ji| = "
+            f"{asymmetry:.3g}); a kernel must satisfy k(x, t) = k(t, x)."
         )
     eigenvalues = np.linalg.eigvalsh(K)
     smallest, largest = eigenvalues[0], np.abs(eigenvalues).max()
     if smallest < -tol * largest:
         raise ValueError(
-            f"{name} is not positive semi-definite: its smallest eigenvalue is {smallest:.3g} "
-            f"(largest magnitude {largest:.3g}), so the function that produced it is not a valid "
-            "kernel (no feature map reproduces it) and the optimisation problem is not convex. "
-            "Use a positive semi-definite kernel, such as 'rbf', 'linear' or 'poly'."
+            f"{name} is not positive semi-definite: its smallest eigenvalue "
+            f"is {smallest:.3g} (largest magnitude {largest:.3g}), so the "
+            "function that produced it is not a valid kernel (no feature map "
+            "reproduces it) and the optimisation problem is not convex. Use "
+            "a positive semi-definite kernel, such as 'rbf', 'linear' or "
+            "'poly'."
         )
     return float(smallest)
+
+
+def checked_gram(K, kernel, degree=3, coef0=1):
+    """The training Gram matrix ``K`` of ``kernel``, after :func:`check_psd`
+    unless the kernel is PSD by construction: without a feature map a kernel
+    method has no geometry (no margin, no mistake bound), and its training
+    problem need not be convex."""
+    if not is_psd_by_construction(kernel, degree, coef0):
+        check_psd(K, name="The Gram matrix of the kernel on the training data")
+    return K
 
 
 def _check_pair(X, Y):

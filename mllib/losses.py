@@ -130,36 +130,51 @@ exponential = Loss(
 
 
 def multiclass_hinge(scores, y, cost=None, *, return_argmax=False):
-    r"""Multiclass (Crammer–Singer, structured) hinge loss, one value per sample.
+    r"""Multiclass (Crammer–Singer, structured) hinge loss, one value per
+    sample.
 
     .. math:: \ell(s, y) = \max_{y'}\bigl[\Delta(y, y') + s_{y'} - s_y\bigr],
               \qquad \Delta(y, y) = 0,
 
-    with scores :math:`s_{y'}=w_{y'}^\top x` and the cost :math:`\Delta` inside the max. The
-    term :math:`y'=y` is :math:`0`, so :math:`\ell\ge0`, and :math:`\ell=0` exactly when every
-    wrong class scores at least :math:`\Delta(y,y')` below the true one. Because
+    with scores :math:`s_{y'}=w_{y'}^\top x` and the cost :math:`\Delta`
+    inside the max. The term :math:`y'=y` is :math:`0`, so
+    :math:`\ell\ge0`, and :math:`\ell=0` exactly when every wrong class
+    scores at least :math:`\Delta(y,y')` below the true one. Because
     :math:`s_{\hat y}\ge s_y` for the prediction :math:`\hat y=\arg\max s`,
-    :math:`\ell\ge\Delta(y,\hat y)`: the loss bounds the cost of the prediction.
+    :math:`\ell\ge\Delta(y,\hat y)`: the loss bounds the cost of the
+    prediction.
 
     Parameters
     ----------
     scores : array-like of shape (n_samples, K)
     y : array-like of shape (n_samples,), integer classes in 0..K-1
     cost : array-like of shape (K, K), optional
-        :math:`\Delta(y, y')` in row :math:`y`, column :math:`y'`, with a zero diagonal;
-        default the 0-1 cost :math:`\mathbb 1[y\ne y']`.
+        :math:`\Delta(y, y')` in row :math:`y`, column :math:`y'`, with a
+        zero diagonal; default the 0-1 cost :math:`\mathbb 1[y\ne y']`.
     return_argmax : bool
-        Also return the maximising :math:`\tilde y` (loss-augmented prediction); a subgradient
-        of the loss with respect to the scores is :math:`e_{\tilde y}-e_y`.
+        Also return the maximising :math:`\tilde y` (loss-augmented
+        prediction); a subgradient of the loss with respect to the scores
+        is :math:`e_{\tilde y}-e_y`.
 
     Returns
     -------
     loss : ndarray of shape (n_samples,)
     argmax : ndarray of shape (n_samples,), only if ``return_argmax``
 
-    Crammer & Singer (2001); ``sklearn.svm.LinearSVC(multi_class="crammer_singer")`` minimises
-    :math:`\frac12\lVert W\rVert_F^2 + C\sum_i\ell(Wx_i, y_i)` with the 0-1 cost.
+    Crammer & Singer (2001); ``sklearn.svm.LinearSVC(multi_class=
+    "crammer_singer")`` minimises :math:`\frac12\lVert W\rVert_F^2 +
+    C\sum_i\ell(Wx_i, y_i)` with the 0-1 cost.
     """
+    scores, y, cost = _check_multiclass_hinge_input(scores, y, cost)
+    n = len(y)
+    # Delta(y, y') + s_y' - s_y for every sample and every class y'
+    augmented = cost[y] + scores - scores[np.arange(n), y][:, None]
+    argmax = np.argmax(augmented, axis=1)
+    loss = augmented[np.arange(n), argmax]
+    return (loss, argmax) if return_argmax else loss
+
+
+def _check_multiclass_hinge_input(scores, y, cost):
     scores = check_array(scores, dtype=np.float64, input_name="scores")
     n, K = scores.shape
     y = np.asarray(y)
@@ -170,7 +185,8 @@ def multiclass_hinge(scores, y, cost=None, *, return_argmax=False):
         or y.max() >= K
     ):
         raise ValueError(
-            f"y must hold one integer class in 0..{K - 1} per row of scores; got {y!r}."
+            f"y must hold one integer class in 0..{K - 1} per row of "
+            f"scores; got {y!r}."
         )
     cost = (
         1.0 - np.eye(K)
@@ -179,10 +195,8 @@ def multiclass_hinge(scores, y, cost=None, *, return_argmax=False):
     )
     if cost.shape != (K, K) or np.any(np.diag(cost) != 0):
         raise ValueError(
-            f"cost must be a ({K}, {K}) matrix with a zero diagonal (no cost for the true "
-            f"class, else the loss never reaches 0); got shape {cost.shape}."
+            f"cost must be a ({K}, {K}) matrix with a zero diagonal (no cost "
+            "for the true class, else the loss never reaches 0); got shape "
+            f"{cost.shape}."
         )
-    augmented = cost[y] + scores - scores[np.arange(n), y][:, None]
-    argmax = np.argmax(augmented, axis=1)
-    loss = augmented[np.arange(n), argmax]
-    return (loss, argmax) if return_argmax else loss
+    return scores, y, cost

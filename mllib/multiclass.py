@@ -1,12 +1,14 @@
-r"""Multiclass classification by reduction to binary problems: one-vs-rest and one-vs-one.
+r"""Multiclass classification by reduction to binary problems: one-vs-rest
+and one-vs-one.
 
 Error-correcting output codes are in :mod:`mllib.output_code`
 (``OutputCodeClassifier`` is importable from here, as in scikit-learn).
 
-Both wrap any binary mllib classifier that has ``decision_function`` or ``predict_proba``
-(for example :class:`mllib.linear_model.LogisticRegression` or :class:`mllib.svm.SVC`) and
-reproduce ``sklearn.multiclass.OneVsRestClassifier`` / ``OneVsOneClassifier`` on the same base
-estimator, ties included.
+Both wrap any binary mllib classifier that has ``decision_function`` or
+``predict_proba`` (for example
+:class:`mllib.linear_model.LogisticRegression` or :class:`mllib.svm.SVC`)
+and reproduce ``sklearn.multiclass.OneVsRestClassifier`` /
+``OneVsOneClassifier`` on the same base estimator, ties included.
 
 References
 ----------
@@ -29,15 +31,17 @@ from .validation import encode_classes
 
 
 def _binary_score(estimator, X):
-    """Confidence that ``X`` belongs to the positive class (label 1) of a fitted binary classifier:
-    its decision function if it has one, else the probability of the positive class."""
+    """Confidence that ``X`` belongs to the positive class (label 1) of a
+    fitted binary classifier: its decision function if it has one, else the
+    probability of the positive class."""
     if hasattr(estimator, "decision_function"):
         return np.ravel(estimator.decision_function(X))
     if hasattr(estimator, "predict_proba"):
         return estimator.predict_proba(X)[:, 1]
     raise ValueError(
-        f"{type(estimator).__name__} has neither decision_function nor predict_proba; "
-        "a multiclass reduction needs a real-valued score from each binary classifier."
+        f"{type(estimator).__name__} has neither decision_function nor "
+        "predict_proba; a multiclass reduction needs a real-valued score "
+        "from each binary classifier."
     )
 
 
@@ -55,22 +59,25 @@ class _Reduction(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
 
 
 class OneVsRestClassifier(_Reduction):
-    r"""One binary classifier per class, class :math:`c` against all others; predict
-    :math:`\hat y(x) = \arg\max_c f_c(x)`, the largest score (not a vote).
+    r"""One binary classifier per class, class :math:`c` against all
+    others; predict :math:`\hat y(x) = \arg\max_c f_c(x)`, the largest
+    score (not a vote).
 
-    With two classes a single classifier is fitted (positive class ``classes_[1]``), as in
-    scikit-learn. Cost: :math:`K` fits, each on all :math:`n` samples.
+    With two classes a single classifier is fitted (positive class
+    ``classes_[1]``), as in scikit-learn. Cost: :math:`K` fits, each on all
+    :math:`n` samples.
 
     Parameters
     ----------
     estimator : classifier
-        An unfitted binary classifier with ``decision_function`` or ``predict_proba``;
-        it is cloned, never modified.
+        An unfitted binary classifier with ``decision_function`` or
+        ``predict_proba``; it is cloned, never modified.
 
     Attributes
     ----------
-    estimators_ : list of K fitted classifiers (1 if K = 2); ``estimators_[c]`` separates
-        ``classes_[c]`` (label 1) from the rest (label 0)
+    estimators_ : list of K fitted classifiers (1 if K = 2)
+        ``estimators_[c]`` separates ``classes_[c]`` (label 1) from the
+        rest (label 0)
     classes_ : ndarray of shape (K,)
     n_features_in_ : int
 
@@ -78,7 +85,8 @@ class OneVsRestClassifier(_Reduction):
     """
 
     def fit(self, X, y):
-        """Fit the K one-vs-rest classifiers on ``X`` of shape (n_samples, n_features); return self."""
+        """Fit the K one-vs-rest classifiers on ``X`` of shape (n_samples,
+        n_features); return self."""
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, y_index = encode_classes(y, estimator=self)
         positives = (
@@ -91,8 +99,9 @@ class OneVsRestClassifier(_Reduction):
         return self
 
     def decision_function(self, X):
-        """Scores :math:`f_c(x)`, shape (n_samples, K); shape (n_samples,) if K = 2. Over a base
-        without ``decision_function`` these are its positive-class probabilities (scikit-learn's
+        """Scores :math:`f_c(x)`, shape (n_samples, K); shape (n_samples,)
+        if K = 2. Over a base without ``decision_function`` these are its
+        positive-class probabilities (scikit-learn's
         ``OneVsRestClassifier`` has no ``decision_function`` then)."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
@@ -102,10 +111,12 @@ class OneVsRestClassifier(_Reduction):
         return scores.ravel() if len(self.classes_) == 2 else scores
 
     def predict_proba(self, X):
-        r"""Each classifier's :math:`P(\text{class } c \mid x)`, rescaled to sum to one over classes.
+        r"""Each classifier's :math:`P(\text{class } c \mid x)`, rescaled to
+        sum to one over classes.
 
-        The K binary models were trained separately, so these numbers are not calibrated
-        multiclass probabilities; they only share the argmax with the raw scores.
+        The K binary models were trained separately, so these numbers are
+        not calibrated multiclass probabilities; they only share the argmax
+        with the raw scores.
         """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
@@ -117,7 +128,8 @@ class OneVsRestClassifier(_Reduction):
         return p / p.sum(axis=1, keepdims=True)
 
     def predict(self, X):
-        """The class with the largest score (the first one on a tie), shape (n_samples,)."""
+        """The class with the largest score (the first one on a tie), shape
+        (n_samples,)."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         scores = np.column_stack(
@@ -134,24 +146,28 @@ class OneVsRestClassifier(_Reduction):
 
 
 class OneVsOneClassifier(_Reduction):
-    r"""One binary classifier per pair of classes :math:`i<j`, trained only on those two
-    classes; predict the class with the most pairwise wins.
+    r"""One binary classifier per pair of classes :math:`i<j`, trained only
+    on those two classes; predict the class with the most pairwise wins.
 
-    Ties in the vote are broken by the summed confidences: class :math:`i` collects
-    :math:`-f_{ij}(x)` from each pair it leads and :math:`+f_{ji}(x)` from each pair it closes,
-    and the sum :math:`s` is squashed to :math:`s/(3(|s|+1))\in(-\tfrac13,\tfrac13)` before being
-    added to the votes, so it can reorder tied classes but never overturn a vote difference
-    of one (scikit-learn's rule). Cost: :math:`K(K-1)/2` fits, each on about :math:`2n/K` samples.
+    Ties in the vote are broken by the summed confidences: class :math:`i`
+    collects :math:`-f_{ij}(x)` from each pair it leads and
+    :math:`+f_{ji}(x)` from each pair it closes, and the sum :math:`s` is
+    squashed to :math:`s/(3(|s|+1))\in(-\tfrac13,\tfrac13)` before being
+    added to the votes, so it can reorder tied classes but never overturn a
+    vote difference of one (scikit-learn's rule). Cost: :math:`K(K-1)/2`
+    fits, each on about :math:`2n/K` samples.
 
     Parameters
     ----------
     estimator : classifier
-        An unfitted binary classifier with ``decision_function`` or ``predict_proba``.
+        An unfitted binary classifier with ``decision_function`` or
+        ``predict_proba``.
 
     Attributes
     ----------
-    estimators_ : list of K(K-1)/2 fitted classifiers, in the order (0,1), (0,2), ..., (K-2,K-1);
-        the one for pair (i, j) predicts label 1 for ``classes_[j]``
+    estimators_ : list of K(K-1)/2 fitted classifiers
+        In the order (0,1), (0,2), ..., (K-2,K-1); the one for pair (i, j)
+        predicts label 1 for ``classes_[j]``.
     pairs_ : list of (i, j) index pairs, in the same order
     classes_ : ndarray of shape (K,)
     n_features_in_ : int
@@ -160,7 +176,8 @@ class OneVsOneClassifier(_Reduction):
     """
 
     def fit(self, X, y):
-        """Fit the K(K-1)/2 pairwise classifiers on ``X`` of shape (n_samples, n_features); return self."""
+        """Fit the K(K-1)/2 pairwise classifiers on ``X`` of shape
+        (n_samples, n_features); return self."""
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, y_index = encode_classes(y, estimator=self)
         K = len(self.classes_)
@@ -176,18 +193,24 @@ class OneVsOneClassifier(_Reduction):
         return self
 
     def decision_function(self, X):
-        """Votes plus squashed summed confidences, shape (n_samples, K); shape (n_samples,) if K = 2."""
-        scores = self._scores(X)
+        """Votes plus squashed summed confidences, shape (n_samples, K);
+        shape (n_samples,) if K = 2."""
+        scores = self._scores(self._validate_for_predict(X))
         return scores[:, 1] if len(self.classes_) == 2 else scores
 
     def predict(self, X):
-        """The class with the most pairwise wins (ties by summed confidence), shape (n_samples,)."""
-        scores = self._scores(X)
+        """The class with the most pairwise wins (ties by summed
+        confidence), shape (n_samples,)."""
+        scores = self._scores(self._validate_for_predict(X))
         return self.classes_[np.argmax(scores, axis=1)]
 
-    def _scores(self, X):
+    def _validate_for_predict(self, X):
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return validate_data(self, X, dtype=np.float64, reset=False)
+
+    def _scores(self, X):
+        """Votes v_i plus squashed summed confidences c_i, shape (n, K):
+        v_i counts the duels class i wins, c_i sums its signed scores."""
         votes = np.zeros((len(X), len(self.classes_)))
         confidence = np.zeros_like(votes)
         for (i, j), estimator in zip(self.pairs_, self.estimators_):

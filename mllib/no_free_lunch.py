@@ -5,18 +5,22 @@ Take a finite domain :math:`\mathcal X=\{x_1,\dots,x_N\}`, labels
 :math:`x_i, i\in S` (repeats allowed). A target :math:`f:\mathcal X\to
 \{0,\dots,K-1\}` labels the sample, a learner :math:`A` maps the labelled
 sample to a classifier :math:`h=A(S,f|_S)`, and its *off-training-set*
-(OTS) error counts mistakes on the :math:`N-|S|` points it never saw,
+(OTS) error counts mistakes on the :math:`m\ge1` points it never saw,
 
-.. math:: E_{\mathrm{OTS}}(A,f)=\frac1{N-|S|}\sum_{x\notin S}
+.. math:: E_{\mathrm{OTS}}(A,f)=\frac1m\sum_{x\notin S}
           \mathbb 1\bigl[h(x)\ne f(x)\bigr].
 
-**Theorem** (Wolpert 1996; Shalev-Shwartz & Ben-David 2014, §5.1). For every
-learner, averaged uniformly over all :math:`K^N` targets,
-:math:`\frac1{K^N}\sum_f E_{\mathrm{OTS}}(A,f)=1-\frac1K` (one half for two
-labels). *Proof*: :math:`h` depends on :math:`f` only through
-:math:`f|_S`, and for each :math:`x\notin S` the value :math:`f(x)` is
-uniform and independent of :math:`f|_S` when :math:`f` is uniform, so
-:math:`P(h(x)\ne f(x))=1-1/K` at every unseen point.
+**Theorem** (Wolpert 1996, the off-training-set averaging form). For every
+deterministic learner and fixed training inputs, averaged uniformly over all
+:math:`K^N` targets, :math:`\frac1{K^N}\sum_f E_{\mathrm{OTS}}(A,f)=1-\frac1K`
+(one half for two labels). *Proof*: :math:`h` depends on :math:`f` only
+through :math:`f|_S`, and for each :math:`x\notin S` the value :math:`f(x)`
+is uniform and independent of :math:`f|_S` when :math:`f` is uniform, so
+:math:`P(h(x)\ne f(x))=1-1/K` at every unseen point. (Shalev-Shwartz &
+Ben-David 2014, Thm 5.1, derive from the same averaging a different,
+distributional statement: for every learner there is a distribution on which
+it fails with probability at least 1/7. That form is not what this module
+checks.)
 
 :func:`off_training_set_errors` runs a learner on every target and returns
 the errors as exact fractions, so that the average can be compared with
@@ -40,8 +44,9 @@ def off_training_set_errors(learner, domain, train_indices, *, n_classes=2):
     learner : estimator or callable
         An unfitted classifier with ``fit`` and ``predict`` (cloned for each
         training labelling; it must accept a training set with a single
-        class, as trees, nearest neighbours and ``DummyClassifier`` do), or a
-        callable ``learner(X_train, y_train, X_test) -> predictions``.
+        class, as mllib's ``DecisionTreeClassifier`` and ``DummyClassifier``
+        do, but not its ``KNeighborsClassifier``), or a callable
+        ``learner(X_train, y_train, X_test) -> predictions``.
     domain : array-like of shape (N, n_features)
         The points :math:`x_1,\dots,x_N` (a 1-D array is one feature).
     train_indices : sequence of int
@@ -63,6 +68,42 @@ def off_training_set_errors(learner, domain, train_indices, *, n_classes=2):
     (:math:`K^{|S|}` fits, not :math:`K^N`): targets that agree on the sample
     give the same classifier, which is the heart of the proof.
     """
+    domain, train, unseen, n_classes = _check_problem(
+        domain, train_indices, n_classes
+    )
+    fit_predict = _as_fit_predict(learner)
+    predictions = {}  # training labels -> predictions on the unseen points
+    errors = []
+    for target in itertools.product(range(n_classes), repeat=len(domain)):
+        target = np.array(target)
+        seen = tuple(target[train])
+        if seen not in predictions:  # h depends on the training labels only
+            predictions[seen] = np.asarray(
+                fit_predict(domain[train], target[train], domain[unseen])
+            )
+        mistakes = np.count_nonzero(predictions[seen] != target[unseen])
+        errors.append(Fraction(int(mistakes), len(unseen)))
+    return errors
+
+
+def _as_fit_predict(learner):
+    if callable(learner) and not hasattr(learner, "fit"):
+        return learner
+    if not (hasattr(learner, "fit") and hasattr(learner, "predict")):
+        raise TypeError(
+            "learner must be an estimator with fit and predict, or a callable "
+            f"learner(X_train, y_train, X_test); got {learner!r}."
+        )
+
+    def fit_predict(X_train, y_train, X_test):
+        return clone(learner).fit(X_train, y_train).predict(X_test)
+
+    return fit_predict
+
+
+def _check_problem(domain, train_indices, n_classes):
+    """The domain as an (N, n_features) array, the training rows, the unseen
+    rows and K, or a ValueError that says what is wrong."""
     domain = np.asarray(domain)
     if domain.ndim == 1:
         domain = domain[:, None]
@@ -96,31 +137,4 @@ def off_training_set_errors(learner, domain, train_indices, *, n_classes=2):
             "the training sample covers the whole domain, so there is no "
             "off-training-set point to be wrong on; leave some out."
         )
-    fit_predict = _as_fit_predict(learner)
-    predictions = {}  # training labelling -> predictions on the unseen points
-    errors = []
-    for target in itertools.product(range(n_classes), repeat=n_points):
-        target = np.array(target)
-        seen = tuple(target[train])
-        if seen not in predictions:
-            predictions[seen] = np.asarray(
-                fit_predict(domain[train], target[train], domain[unseen])
-            )
-        mistakes = np.count_nonzero(predictions[seen] != target[unseen])
-        errors.append(Fraction(int(mistakes), len(unseen)))
-    return errors
-
-
-def _as_fit_predict(learner):
-    if callable(learner) and not hasattr(learner, "fit"):
-        return learner
-    if not (hasattr(learner, "fit") and hasattr(learner, "predict")):
-        raise TypeError(
-            "learner must be an estimator with fit and predict, or a callable "
-            f"learner(X_train, y_train, X_test); got {learner!r}."
-        )
-
-    def fit_predict(X_train, y_train, X_test):
-        return clone(learner).fit(X_train, y_train).predict(X_test)
-
-    return fit_predict
+    return domain, train, unseen, n_classes

@@ -18,20 +18,7 @@ before a chapter is converted, so they are not strict.
 
 import pytest
 
-NOT_CONVERTED = {
-    "05-perceptron-online",
-    "06-support-vector-machines",
-    "07-kernel-methods",
-    "08-logistic-regression",
-    "09-generative-classifiers",
-    "10-bayesian-inference",
-    "11-gaussian-processes",
-    "15-pca",
-    "16-mixture-models",
-    "17-learning-theory",
-    "18-neural-networks",
-    "19-multiclass-and-structured",
-}
+NOT_CONVERTED = set()
 
 
 def with_conversion_marks(items, stem, ids=None, strict=True):

@@ -81,55 +81,32 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self.svd_solver = svd_solver
 
     def fit(self, X, y=None):
-        """Fit on ``X`` of shape (n_samples, n_features); ``y`` is ignored. Returns self."""
-        X = validate_data(self, X, dtype=np.float64)
+        """Fit on ``X`` of shape (n_samples, n_features); ``y`` is ignored.
+        Returns self."""
+        X = self._validated_training_data(X)
         n, d = X.shape
-        if n < 2:
-            raise ValueError(
-                "PCA needs at least 2 samples to estimate variances (divisor "
-                f"n - 1); got n_samples={n}."
-            )
-        solver = self._solver(n, d)
         self.mean_ = X.mean(axis=0)
         X_centred = X - self.mean_  # a new array: the caller's X is untouched
-        rank_bound = min(n, d)
-        if solver == "full":
+        if self._solver(n, d) == "full":
+            # X_c = A Σ Vᵀ: the axes are the rows of Vᵀ, λ_j = σ_j²/(n - 1)
             _, singular_values, Vt = svd(
                 X_centred, full_matrices=False, check_finite=False
             )
             variances = singular_values**2 / (n - 1)
         else:
-            # Centre before forming S: the shortcut X^T X - n x̄x̄^T cancels catastrophically
-            # when the mean is large compared with the spread.
+            # S = V Λ Vᵀ, formed from the centred data: the shortcut
+            # XᵀX - n x̄x̄ᵀ cancels catastrophically when the mean is large
             eigenvalues, V = eigh(
                 X_centred.T @ X_centred / (n - 1), check_finite=False
             )
-            # eigh sorts ascending; rounding can leave a zero eigenvalue slightly negative.
-            variances = np.clip(eigenvalues[::-1][:rank_bound], 0.0, None)
-            Vt = V[:, ::-1].T[:rank_bound]
+            # eigh sorts ascending; rounding can leave a zero slightly < 0
+            variances = np.clip(eigenvalues[::-1][: min(n, d)], 0.0, None)
+            Vt = V[:, ::-1].T[: min(n, d)]
             singular_values = np.sqrt(variances * (n - 1))
-        total = variances.sum()
-        if total <= 0:
-            raise ValueError(
-                "X has zero variance: every sample is the same point, so there are no "
-                "principal directions. Check the data."
-            )
-        ratios = variances / total
-        k = self._number_of_components(ratios, rank_bound)
-        if (
-            self.whiten
-            and variances[k - 1]
-            <= max(n, d) * np.finfo(float).eps * variances[0]
-        ):
-            rank = int(
-                np.sum(
-                    variances > max(n, d) * np.finfo(float).eps * variances[0]
-                )
-            )
-            raise ValueError(
-                f"whiten=True would divide by a zero variance: the centred data have numerical "
-                f"rank {rank}, but n_components={k}. Set n_components to at most {rank}."
-            )
+        ratios = variances / _total_variance(variances)
+        k = self._number_of_components(ratios, min(n, d))
+        if self.whiten:
+            _check_whitenable(variances, k, n, d)
         self.components_ = _flip_signs(Vt[:k])
         self.explained_variance_ = variances[:k]
         self.explained_variance_ratio_ = ratios[:k]
@@ -137,6 +114,15 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self.n_components_ = k
         self.n_samples_ = n
         return self
+
+    def _validated_training_data(self, X):
+        X = validate_data(self, X, dtype=np.float64)
+        if len(X) < 2:
+            raise ValueError(
+                "PCA needs at least 2 samples to estimate variances (divisor "
+                f"n - 1); got n_samples={len(X)}."
+            )
+        return X
 
     @property
     def _n_features_out(self):
@@ -199,9 +185,32 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         )
 
 
+def _total_variance(variances):
+    total = variances.sum()
+    if total <= 0:
+        raise ValueError(
+            "X has zero variance: every sample is the same point, so there "
+            "are no principal directions. Check the data."
+        )
+    return total
+
+
+def _check_whitenable(variances, k, n, d):
+    """Refuse to whiten a component whose variance is zero to rounding."""
+    tiny = max(n, d) * np.finfo(float).eps * variances[0]
+    if variances[k - 1] <= tiny:
+        rank = int(np.sum(variances > tiny))
+        raise ValueError(
+            "whiten=True would divide by a zero variance: the centred data "
+            f"have numerical rank {rank}, but n_components={k}. Set "
+            f"n_components to at most {rank}."
+        )
+
+
 def _flip_signs(components):
-    """Make the entry of largest magnitude in each row positive: eigenvectors and singular vectors
-    are defined only up to sign, and LAPACK's choice differs between routines and machines."""
+    """Make the entry of largest magnitude in each row positive:
+    eigenvectors and singular vectors are defined only up to sign, and
+    LAPACK's choice differs between routines and machines."""
     largest = np.argmax(np.abs(components), axis=1)
     signs = np.sign(components[np.arange(len(components)), largest])
     return components * signs[:, None]

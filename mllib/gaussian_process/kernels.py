@@ -99,12 +99,14 @@ class Kernel(BaseEstimator):
 
 
 class RBF(Kernel):
-    r"""Squared-exponential kernel :math:`k(x,x')=\exp\bigl(-\lVert x-x'\rVert^2/(2\ell^2)\bigr)`.
+    r"""Squared-exponential kernel
+    :math:`k(x,x')=\exp\bigl(-\lVert x-x'\rVert^2/(2\ell^2)\bigr)`.
 
-    :math:`\partial K/\partial\log\ell = K\odot D/\ell^2` with :math:`D_{ij}=\lVert x_i-x_j\rVert^2`.
-    The Gaussian kernel :math:`\exp(-\gamma\lVert x-x'\rVert^2)` of the kernel chapters is the
-    same function with :math:`\gamma=1/(2\ell^2)`. Only an isotropic (scalar) ``length_scale``
-    is supported.
+    :math:`\partial K/\partial\log\ell = K\odot D/\ell^2` with
+    :math:`D_{ij}=\lVert x_i-x_j\rVert^2`. The Gaussian kernel
+    :math:`\exp(-\gamma\lVert x-x'\rVert^2)` of the kernel chapters is the
+    same function with :math:`\gamma=1/(2\ell^2)`. Only an isotropic
+    (scalar) ``length_scale`` is supported.
     """
 
     _hyperparameters = ("length_scale",)
@@ -116,16 +118,15 @@ class RBF(Kernel):
     def __call__(self, X, Y=None, eval_gradient=False):
         _check_gradient_request(Y, eval_gradient)
         length_scale = _positive(self.length_scale, "length_scale")
-        X = (
-            _floats(X) / length_scale
-        )  # distances in units of ℓ, as scikit-learn
+        # D/ℓ²: squared distances in units of ℓ, as scikit-learn computes them
         scaled = squared_euclidean_distances(
-            X, None if Y is None else _floats(Y, "Y") / length_scale
+            _floats(X) / length_scale,
+            None if Y is None else _floats(Y, "Y") / length_scale,
         )
         K = np.exp(-0.5 * scaled)
         if not eval_gradient:
             return K
-        return K, self._gradient(K * scaled)
+        return K, self._gradient(K * scaled)  # ∂K/∂log ℓ = K ⊙ D/ℓ²
 
     def diag(self, X):
         return np.ones(len(_floats(X)))

@@ -1,4 +1,5 @@
-"""Gaussian process regression by a Cholesky factorisation (Rasmussen & Williams, Algorithm 2.1)."""
+"""Gaussian process regression by a Cholesky factorisation (Rasmussen &
+Williams, Algorithm 2.1)."""
 
 import numbers
 import warnings
@@ -18,52 +19,66 @@ class GaussianProcessRegressor(RegressorMixin, BaseEstimator):
     r"""Gaussian process regression with a zero prior mean.
 
     Model: :math:`f\sim\mathcal{GP}(0,k)`, :math:`y_i=f(x_i)+\varepsilon_i`,
-    :math:`\varepsilon_i\sim\mathcal N(0,\sigma^2)` with :math:`\sigma^2` = ``alpha``. With
-    :math:`K_y = K + \sigma^2 I` and :math:`k_*=k(X,x_*)`, the posterior of :math:`f(x_*)` is
+    :math:`\varepsilon_i\sim\mathcal N(0,\sigma^2)` with :math:`\sigma^2` =
+    ``alpha``. With :math:`K_y = K + \sigma^2 I`, :math:`k_\star=k(X,x_\star)`
+    and :math:`k_{\star\star}=k(x_\star,x_\star)`, the posterior of
+    :math:`f(x_\star)` is
 
-    .. math:: \mathcal N\bigl(k_*^\top K_y^{-1}y,\; k(x_*,x_*)-k_*^\top K_y^{-1}k_*\bigr),
+    .. math:: \mathcal N\bigl(k_\star^\top K_y^{-1}y,\;
+              k_{\star\star}-k_\star^\top K_y^{-1}k_\star\bigr),
 
     and the log marginal likelihood (evidence) is
-    :math:`\log p(y\mid X,\theta)=-\tfrac12 y^\top K_y^{-1}y-\tfrac12\log\det K_y-\tfrac n2\log 2\pi`.
-    Everything goes through :math:`K_y=LL^\top` (R&W Alg. 2.1, cost :math:`n^3/3`); no inverse is formed.
+    :math:`\log p(y\mid X,\theta)=-\tfrac12 y^\top K_y^{-1}y
+    -\tfrac12\log\det K_y-\tfrac n2\log 2\pi`. Everything goes through
+    :math:`K_y=LL^\top` (R&W Alg. 2.1, cost :math:`n^3/3`); no inverse is
+    formed.
 
     Parameters
     ----------
     kernel : Kernel, optional
-        Covariance function from :mod:`mllib.gaussian_process.kernels`; it is cloned. Default
-        ``ConstantKernel(1.0, "fixed") * RBF(1.0, "fixed")``, as in scikit-learn.
+        Covariance function from :mod:`mllib.gaussian_process.kernels`; it is
+        cloned. Default ``ConstantKernel(1.0, "fixed") * RBF(1.0, "fixed")``,
+        as in scikit-learn.
     alpha : float or array of shape (n_samples,)
-        Added to the diagonal of :math:`K`: the noise variance :math:`\sigma^2` (per sample if an
-        array). The small default only keeps the Cholesky factorisation possible.
+        Added to the diagonal of :math:`K`: the noise variance
+        :math:`\sigma^2` (per sample if an array). The small default only
+        keeps the Cholesky factorisation possible.
     optimizer : None or "evidence"
-        ``"evidence"`` maximises the log marginal likelihood over ``kernel.theta`` (log
-        hyperparameters) with L-BFGS-B inside ``kernel.bounds``; ``None`` keeps the kernel as given.
+        ``"evidence"`` maximises the log marginal likelihood over
+        ``kernel.theta`` (log hyperparameters) with L-BFGS-B inside
+        ``kernel.bounds``; ``None`` keeps the kernel as given.
     normalize_y : bool
-        Standardise ``y`` before fitting (the GP models the standardised targets; the evidence
-        is theirs), and undo it in ``predict``.
+        Standardise ``y`` before fitting (the GP models the standardised
+        targets; the evidence is theirs), and undo it in ``predict``.
     n_restarts_optimizer : int
-        Extra optimiser runs from log-uniform random starts inside the bounds.
+        Extra optimiser runs from log-uniform random starts inside the
+        bounds.
     random_state : None, int or numpy.random.Generator
         Seeds the restarts.
 
     Attributes
     ----------
     X_train_, y_train_ : ndarray
-        Copies of the training data (``y_train_`` standardised if ``normalize_y``).
+        Copies of the training data (``y_train_`` standardised if
+        ``normalize_y``).
     kernel_ : Kernel
         The kernel with the fitted hyperparameters.
     L_ : ndarray of shape (n_samples, n_samples)
         Lower Cholesky factor of :math:`K+\sigma^2I`.
     alpha_ : ndarray of shape (n_samples,)
-        :math:`(K+\sigma^2I)^{-1}y`; the predictive mean is :math:`k_*^\top\alpha`.
+        The weights :math:`c=(K+\sigma^2I)^{-1}y` (R&W's :math:`\alpha`; the
+        name is scikit-learn's); the predictive mean is
+        :math:`k_\star^\top c`.
     log_marginal_likelihood_value_ : float
 
     Notes
     -----
-    Same parameters, attributes and numbers as ``sklearn.gaussian_process.GaussianProcessRegressor``
-    (whose ``optimizer="fmin_l_bfgs_b"`` is our ``"evidence"``), for one output. Unlike
-    scikit-learn, ``predict`` and ``sample_y`` raise ``NotFittedError`` before ``fit`` instead of
-    using the prior. Reference: Rasmussen & Williams (2006), ch. 2 and 5.
+    Same parameters, attributes and numbers as
+    ``sklearn.gaussian_process.GaussianProcessRegressor`` (whose
+    ``optimizer="fmin_l_bfgs_b"`` is our ``"evidence"``), for one output.
+    Unlike scikit-learn, ``predict`` and ``sample_y`` raise
+    ``NotFittedError`` before ``fit`` instead of using the prior.
+    Reference: Rasmussen & Williams (2006), ch. 2 and 5.
     """
 
     def __init__(
@@ -83,13 +98,94 @@ class GaussianProcessRegressor(RegressorMixin, BaseEstimator):
         self.random_state = random_state
 
     def fit(self, X, y):
+        r"""Fit to ``X`` of shape (n_samples, n_features) and ``y`` of shape
+        (n_samples,); return self.
+
+        R&W Algorithm 2.1, lines 1-3 and 7 (after the evidence chooses the
+        kernel's hyperparameters, if ``optimizer="evidence"``)."""
+        X, y = self._validate_training_data(X, y)
+        if self.optimizer == "evidence" and self.kernel_.n_dims > 0:
+            self.kernel_.theta = self._maximise_evidence(
+                check_random_state(self.random_state)
+            )
+        K_y = self.kernel_(X) + np.diag(self._noise)  # K_y = K + σ²I
+        self.L_ = self._cholesky(K_y)  # line 2: K_y = L Lᵀ
+        self.alpha_ = cho_solve((self.L_, True), y)  # line 3: c = K_y⁻¹y
+        self.log_marginal_likelihood_value_ = _evidence(
+            self.L_, self.alpha_, y
+        )  # line 7
+        return self
+
+    def predict(self, X, return_std=False, return_cov=False):
+        """Posterior mean at ``X`` (n_samples,), and its standard deviation
+        (n_samples,) or covariance (n_samples, n_samples) for the latent f
+        (a ``WhiteKernel`` in the kernel adds its noise).
+
+        R&W Algorithm 2.1, lines 4-6, for all test inputs at once."""
+        X = self._validate_test_data(X, return_std, return_cov)
+        K_star = self.kernel_(self.X_train_, X)  # column j is k⋆ of x⋆j
+        mean = K_star.T @ self.alpha_  # line 4: f̄⋆ = k⋆ᵀc
+        mean = self._y_std * mean + self._y_mean  # undo normalize_y
+        if not (return_std or return_cov):
+            return mean
+        V = solve_triangular(self.L_, K_star, lower=True)  # line 5: L⁻¹k⋆
+        if return_cov:
+            cov = self.kernel_(X) - V.T @ V  # line 6: k⋆⋆ − vᵀv
+            return mean, self._y_std**2 * cov
+        variance = self.kernel_.diag(X) - np.sum(V**2, axis=0)
+        return mean, self._y_std * np.sqrt(_clip_rounding(variance))
+
+    def log_marginal_likelihood(self, theta=None, eval_gradient=False):
+        r"""Log evidence at log hyperparameters ``theta`` (default: the
+        fitted value), and optionally its gradient (R&W eq. 5.9)
+
+        .. math:: \tfrac12\operatorname{tr}\bigl((cc^\top-K_y^{-1})\,
+                  \partial K_y/\partial\theta_j\bigr),\qquad c=K_y^{-1}y.
+
+        Returns ``-inf`` (gradient 0) where :math:`K_y` is not positive
+        definite, so an optimiser backs away. Nothing stored on the estimator
+        changes."""
+        if theta is None:
+            if eval_gradient:
+                raise ValueError(
+                    "eval_gradient=True needs theta; pass self.kernel_.theta."
+                )
+            return self.log_marginal_likelihood_value_
+        kernel = self.kernel_.clone_with_theta(theta)
+        X, y = self.X_train_, self.y_train_
+        if eval_gradient:
+            K, dK = kernel(X, eval_gradient=True)  # dK[:, :, j] = ∂K/∂θ_j
+        else:
+            K = kernel(X)
+        K_y = K + np.diag(self._noise)
+        try:
+            L = cholesky(K_y, lower=True)
+        except np.linalg.LinAlgError:
+            if eval_gradient:
+                return -np.inf, np.zeros(kernel.n_dims)
+            return -np.inf
+        c = cho_solve((L, True), y)  # c = K_y⁻¹y
+        value = _evidence(L, c, y)
+        if not eval_gradient:
+            return value
+        K_y_inverse = cho_solve((L, True), np.eye(len(y)))  # O(n³), once
+        inner = np.outer(c, c) - K_y_inverse
+        # ½ tr(inner ∂K_y/∂θ_j) for every j; inner and ∂K_y are symmetric
+        return value, 0.5 * np.einsum("ij,ijk->k", inner, dK)
+
+    def _validate_training_data(self, X, y):
+        """Check the parameters and the data; set ``kernel_``, ``_noise``,
+        ``X_train_``, ``y_train_`` and the ``normalize_y`` shift and scale;
+        return ``X`` and the (standardised) ``y``."""
         if self.optimizer not in (None, "evidence"):
             raise ValueError(
-                f'optimizer must be None or "evidence"; got {self.optimizer!r}.'
+                'optimizer must be None or "evidence"; '
+                f"got {self.optimizer!r}."
             )
         if not (self.kernel is None or isinstance(self.kernel, Kernel)):
             raise ValueError(
-                "kernel must be None or a kernel from mllib.gaussian_process.kernels, such as "
+                "kernel must be None or a kernel from "
+                "mllib.gaussian_process.kernels, such as "
                 f"ConstantKernel(1.0) * RBF(1.0); got {self.kernel!r}."
             )
         if not (
@@ -97,7 +193,8 @@ class GaussianProcessRegressor(RegressorMixin, BaseEstimator):
             and self.n_restarts_optimizer >= 0
         ):
             raise ValueError(
-                f"n_restarts_optimizer must be a non-negative integer; got {self.n_restarts_optimizer!r}."
+                "n_restarts_optimizer must be a non-negative integer; "
+                f"got {self.n_restarts_optimizer!r}."
             )
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         self._noise = _check_noise(self.alpha, len(y))
@@ -106,36 +203,39 @@ class GaussianProcessRegressor(RegressorMixin, BaseEstimator):
         self._y_mean, self._y_std = (
             (np.mean(y), np.std(y) or 1.0) if self.normalize_y else (0.0, 1.0)
         )
-        self.X_train_, self.y_train_ = (
-            X.copy(),
-            (y - self._y_mean) / self._y_std,
-        )
+        self.X_train_ = X.copy()
+        self.y_train_ = (y - self._y_mean) / self._y_std
+        return self.X_train_, self.y_train_
 
-        if self.optimizer == "evidence" and self.kernel_.n_dims > 0:
-            self.kernel_.theta = self._maximise_evidence(
-                check_random_state(self.random_state)
+    def _validate_test_data(self, X, return_std, return_cov):
+        if return_std and return_cov:
+            raise ValueError(
+                "Ask for at most one of return_std and return_cov."
             )
+        check_is_fitted(self)
+        return validate_data(self, X, dtype=np.float64, reset=False)
 
-        K = self.kernel_(self.X_train_)
-        K[np.diag_indices_from(K)] += self._noise  # K_y = K + sigma^2 I
-        try:  # Alg. 2.1 lines 2-3
-            self.L_, self.alpha_ = _factorise(K, self.y_train_)
+    def _cholesky(self, K_y):
+        """The lower Cholesky factor of ``K_y``, or a ``ValueError`` that
+        says what to change when ``K_y`` is not numerically positive
+        definite."""
+        try:
+            return cholesky(K_y, lower=True)
         except np.linalg.LinAlgError:
             suggestion = max(100 * float(np.max(self._noise)), 1e-8)
             raise ValueError(
-                f"K + alpha*I with kernel {self.kernel_} and alpha={self.alpha} is not numerically "
-                "positive definite (its Cholesky factorisation failed): nearby or repeated inputs "
-                f"make K singular to working precision. Increase alpha, e.g. to {suggestion:g} "
-                "(it is the noise variance added to the diagonal), or add a WhiteKernel."
+                f"K + alpha*I with kernel {self.kernel_} and "
+                f"alpha={self.alpha} is not numerically positive definite "
+                "(its Cholesky factorisation failed): nearby or repeated "
+                "inputs make K singular to working precision. Increase "
+                f"alpha, e.g. to {suggestion:g} (it is the noise variance "
+                "added to the diagonal), or add a WhiteKernel."
             ) from None
-        self.log_marginal_likelihood_value_ = _evidence(
-            self.L_, self.alpha_, self.y_train_
-        )
-        return self
 
     def _maximise_evidence(self, rng):
-        """L-BFGS-B on −log p(y | X, θ) over θ = log hyperparameters, from the kernel's θ and
-        ``n_restarts_optimizer`` log-uniform draws; the best run wins."""
+        """L-BFGS-B on −log p(y | X, θ) over θ = log hyperparameters, from
+        the kernel's θ and ``n_restarts_optimizer`` log-uniform draws; the
+        best run wins."""
         bounds = self.kernel_.bounds
         starts = [self.kernel_.theta] + [
             rng.uniform(bounds[:, 0], bounds[:, 1])
@@ -161,87 +261,21 @@ class GaussianProcessRegressor(RegressorMixin, BaseEstimator):
         best = min(runs, key=lambda run: run.fun)
         if not best.success:
             warnings.warn(
-                f"L-BFGS-B did not converge on the evidence ({best.message}). Add restarts "
-                "or rescale the data.",
+                f"L-BFGS-B did not converge on the evidence ({best.message})."
+                " Add restarts or rescale the data.",
                 ConvergenceWarning,
                 stacklevel=3,
             )
         return best.x
 
-    def log_marginal_likelihood(self, theta=None, eval_gradient=False):
-        r"""Log evidence at log hyperparameters ``theta`` (default: the fitted value), and optionally
-        its gradient :math:`\tfrac12\operatorname{tr}\bigl((\alpha\alpha^\top-K_y^{-1})\,\partial K_y/\partial\theta_j\bigr)`
-        (R&W eq. 5.9). Returns ``-inf`` (gradient 0) where :math:`K_y` is not positive definite,
-        so an optimiser backs away. Nothing stored on the estimator changes."""
-        if theta is None:
-            if eval_gradient:
-                raise ValueError(
-                    "eval_gradient=True needs theta; pass self.kernel_.theta."
-                )
-            return self.log_marginal_likelihood_value_
-        kernel = self.kernel_.clone_with_theta(theta)
-        K, dK = (
-            kernel(self.X_train_, eval_gradient=True)
-            if eval_gradient
-            else (kernel(self.X_train_), None)
-        )
-        K[np.diag_indices_from(K)] += (
-            self._noise
-        )  # K is a fresh array: nothing stored is modified
-        try:
-            L, alpha = _factorise(K, self.y_train_)
-        except np.linalg.LinAlgError:
-            return (
-                (-np.inf, np.zeros(kernel.n_dims))
-                if eval_gradient
-                else -np.inf
-            )
-        value = _evidence(L, alpha, self.y_train_)
-        if not eval_gradient:
-            return value
-        inner = np.outer(alpha, alpha) - cho_solve(
-            (L, True), np.eye(len(K)), check_finite=False
-        )
-        return value, 0.5 * np.einsum(
-            "ij,ijk->k", inner, dK
-        )  # inner is symmetric
-
-    def predict(self, X, return_std=False, return_cov=False):
-        """Posterior mean at ``X`` (n_samples,), and its standard deviation (n_samples,) or covariance
-        (n_samples, n_samples) for the latent :math:`f` (a ``WhiteKernel`` in the kernel adds its noise)."""
-        if return_std and return_cov:
-            raise ValueError(
-                "Ask for at most one of return_std and return_cov."
-            )
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        K_trans = self.kernel_(X, self.X_train_)
-        mean = (
-            self._y_std * (K_trans @ self.alpha_) + self._y_mean
-        )  # Alg. 2.1 line 4
-        if not (return_std or return_cov):
-            return mean
-        V = solve_triangular(
-            self.L_, K_trans.T, lower=True, check_finite=False
-        )  # line 5: v = L \ k_*
-        if return_cov:
-            return mean, self._y_std**2 * (self.kernel_(X) - V.T @ V)  # line 6
-        variance = self.kernel_.diag(X) - np.einsum("ij,ij->j", V, V)
-        if np.any(variance < 0):
-            warnings.warn(
-                "Predicted variances smaller than 0 (rounding error where the posterior is "
-                "nearly certain). Setting those variances to 0.",
-                stacklevel=2,
-            )
-            variance = np.maximum(variance, 0.0)
-        return mean, self._y_std * np.sqrt(variance)
-
     def sample_y(self, X, n_samples=1, random_state=0):
-        """Draws of the posterior process at ``X``, shape (n_query, n_samples).
+        """Draws of the posterior process at ``X``, shape
+        (n_query, n_samples).
 
-        The covariance is often singular (points near the data are almost certain), so its square
-        root comes from an eigendecomposition with rounding-level negative eigenvalues set to 0,
-        not from a Cholesky factorisation."""
+        The covariance is often singular (points near the data are almost
+        certain), so its square root comes from an eigendecomposition with
+        rounding-level negative eigenvalues set to 0, not from a Cholesky
+        factorisation."""
         mean, cov = self.predict(X, return_cov=True)
         eigenvalues, eigenvectors = np.linalg.eigh(cov)
         root = eigenvectors * np.sqrt(np.maximum(eigenvalues, 0.0))
@@ -252,7 +286,8 @@ class GaussianProcessRegressor(RegressorMixin, BaseEstimator):
 
 
 def _check_noise(alpha, n_samples):
-    """``alpha`` as a float array: one non-negative finite noise variance, or one per sample."""
+    """``alpha`` as an array of ``n_samples`` noise variances: one
+    non-negative finite number for all samples, or one per sample."""
     try:
         noise = np.asarray(alpha, dtype=float)
     except (TypeError, ValueError):
@@ -264,22 +299,31 @@ def _check_noise(alpha, n_samples):
         or np.any(noise < 0)
     ):
         raise ValueError(
-            f"alpha must be a non-negative finite number or an array of {n_samples} of them "
-            f"(one noise variance per sample); got {alpha!r}."
+            "alpha must be a non-negative finite number or an array of "
+            f"{n_samples} of them (one noise variance per sample); "
+            f"got {alpha!r}."
         )
-    return noise
+    return np.broadcast_to(noise, (n_samples,))
 
 
-def _factorise(K, y):
-    """Alg. 2.1 lines 2–3: ``L = cholesky(K)``, ``alpha = L^T \\ (L \\ y)``."""
-    L = cholesky(K, lower=True, check_finite=False)
-    return L, cho_solve((L, True), y, check_finite=False)
+def _clip_rounding(variance):
+    """Variances with rounding-level negative values set to 0, with a
+    warning (where the posterior is nearly certain, k⋆⋆ − vᵀv can come out
+    slightly below 0)."""
+    if np.any(variance < 0):
+        warnings.warn(
+            "Predicted variances smaller than 0 (rounding error where the "
+            "posterior is nearly certain). Setting those variances to 0.",
+            stacklevel=3,
+        )
+    return np.maximum(variance, 0.0)
 
 
-def _evidence(L, alpha, y):
-    """Alg. 2.1 line 7: −½ yᵀα − Σ log L_ii − (n/2) log 2π, since ½ log det K = Σ log L_ii."""
+def _evidence(L, c, y):
+    """Alg. 2.1 line 7: −½ yᵀc − Σ log L_ii − (n/2) log 2π, where
+    c = K_y⁻¹y and ½ log det K_y = Σ log L_ii."""
     return float(
-        -0.5 * y @ alpha
+        -0.5 * y @ c
         - np.log(np.diag(L)).sum()
         - 0.5 * len(y) * np.log(2 * np.pi)
     )

@@ -76,38 +76,28 @@ class BayesianLinearRegression(RegressorMixin, BaseEstimator):
         return self
 
     def _posterior(self, alpha, beta):
-        """Cholesky factor L of A = αI + βX_cᵀX_c and the posterior mean m = βA⁻¹X_cᵀy_c."""
-        alpha = check_scalar(
-            alpha,
-            "alpha",
-            low=0,
-            high=np.inf,
-            low_inclusive=False,
-            high_inclusive=False,
-        )
-        beta = check_scalar(
-            beta,
-            "beta",
-            low=0,
-            high=np.inf,
-            low_inclusive=False,
-            high_inclusive=False,
-        )
-        A = beta * (self._Xc.T @ self._Xc)
-        A[np.diag_indices_from(A)] += alpha
-        L = cholesky(A, lower=True)
+        """Cholesky factor L of A = αI + βX_cᵀX_c and the posterior mean
+        m = βA⁻¹X_cᵀy_c, by two triangular solves (no inverse)."""
+        alpha, beta = _check_precisions(alpha, beta)
+        d = self._Xc.shape[1]
+        A = alpha * np.eye(d) + beta * (self._Xc.T @ self._Xc)
+        L = cholesky(A, lower=True)  # A = LLᵀ
         half = solve_triangular(L, beta * (self._Xc.T @ self._yc), lower=True)
-        return L, solve_triangular(L.T, half, lower=False)
+        m = solve_triangular(L.T, half, lower=False)  # m = L⁻ᵀL⁻¹ βX_cᵀy_c
+        return L, m
 
     def log_marginal_likelihood(self, alpha=None, beta=None):
-        r"""Log evidence :math:`\log p(y\mid X,\alpha,\beta)` of the training data, at the fitted
-        precisions or at others (Bishop eq. 3.86):
+        r"""Log evidence :math:`\log p(y\mid X,\alpha,\beta)` of the training
+        data, at the fitted precisions or at others (Bishop eq. 3.86):
 
-        .. math:: \tfrac d2\log\alpha+\tfrac{n'}2\log\beta-\tfrac\beta2\lVert y_c-X_cm\rVert^2
-                  -\tfrac\alpha2\lVert m\rVert^2-\tfrac12\log\det A-\tfrac{n'}2\log2\pi-\delta\,\tfrac12\log n
+        .. math:: \tfrac d2\log\alpha+\tfrac{n'}2\log\beta
+                  -\tfrac\beta2\lVert y_c-X_cm\rVert^2
+                  -\tfrac\alpha2\lVert m\rVert^2-\tfrac12\log\det A
+                  -\tfrac{n'}2\log2\pi-\delta\,\tfrac12\log n
 
-        with :math:`n'=n` and :math:`\delta=0` without an intercept. With the flat prior on the
-        intercept (density 1), integrating :math:`b` out leaves :math:`n'=n-1` and :math:`\delta=1`.
+        with :math:`n'=n` and :math:`\delta=0` without an intercept. With the
+        flat prior on the intercept (density 1), integrating :math:`b` out
+        leaves :math:`n'=n-1` and :math:`\delta=1`.
         """
         alpha = self.alpha if alpha is None else alpha
         beta = self.beta if beta is None else beta
@@ -131,9 +121,11 @@ class BayesianLinearRegression(RegressorMixin, BaseEstimator):
         return float(value - 0.5 * np.log(n) if self.fit_intercept else value)
 
     def predict(self, X, return_std=False):
-        r"""Posterior predictive mean :math:`x^\top m+b`, and with ``return_std`` its standard deviation
-        :math:`\sqrt{(x-\bar x)^\top\Sigma(x-\bar x)+1/(n\beta)+1/\beta}` (the last term is the noise;
-        the middle one, the intercept's uncertainty, is absent without an intercept)."""
+        r"""Posterior predictive mean :math:`x^\top m+b`, and with
+        ``return_std`` its standard deviation
+        :math:`\sqrt{(x-\bar x)^\top\Sigma(x-\bar x)+1/(n\beta)+1/\beta}`
+        (the last term is the noise; the middle one, the intercept's
+        uncertainty, is absent without an intercept)."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         mean = X @ self.coef_ + self.intercept_
@@ -151,8 +143,9 @@ class BayesianLinearRegression(RegressorMixin, BaseEstimator):
         return 1.0 / (len(self._yc) * self.beta) if self.fit_intercept else 0.0
 
     def sample_coef(self, n_samples=1, random_state=None):
-        r"""Posterior draws of the weights and intercepts: arrays of shapes (n_samples, n_features) and
-        (n_samples,). :math:`w=m+L^{-\top}z` with :math:`z\sim\mathcal N(0,I)` has covariance
+        r"""Posterior draws of the weights and intercepts: arrays of shapes
+        (n_samples, n_features) and (n_samples,). :math:`w=m+L^{-\top}z` with
+        :math:`z\sim\mathcal N(0,I)` has covariance
         :math:`L^{-\top}L^{-1}=A^{-1}=\Sigma`."""
         rng = check_random_state(random_state)
         z = rng.standard_normal((len(self.coef_), n_samples))
@@ -174,3 +167,18 @@ class BayesianLinearRegression(RegressorMixin, BaseEstimator):
         X = validate_data(self, X, dtype=np.float64, reset=False)
         coefs, intercepts = self.sample_coef(n_samples, random_state)
         return X @ coefs.T + intercepts
+
+
+def _check_precisions(alpha, beta):
+    """``alpha`` and ``beta`` as floats, each positive and finite."""
+    return tuple(
+        check_scalar(
+            value,
+            name,
+            low=0,
+            high=np.inf,
+            low_inclusive=False,
+            high_inclusive=False,
+        )
+        for value, name in ((alpha, "alpha"), (beta, "beta"))
+    )

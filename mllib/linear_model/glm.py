@@ -68,7 +68,41 @@ class PoissonRegressor(RegressorMixin, BaseEstimator):
         return tags
 
     def fit(self, X, y):
-        """Fit to ``X`` of shape (n_samples, n_features) and counts ``y`` of shape (n_samples,); return self."""
+        """Fit to ``X`` of shape (n_samples, n_features) and counts ``y`` of
+        shape (n_samples,); return self."""
+        X, y, alpha, tol = self._validate_fit_input(X, y)
+        n, d = X.shape
+        X1 = np.asfortranarray(  # rows x̃_i = (x_i, 1) with an intercept
+            np.column_stack([X, np.ones(n)]) if self.fit_intercept else X
+        )
+        penalised = np.r_[np.ones(d), np.zeros(X1.shape[1] - d)]  # w, not b
+
+        def fun(theta):  # (1/n) Σ (μ_i − y_i η_i) + (α/2)‖w‖²
+            eta = X1 @ theta
+            with np.errstate(over="ignore"):  # a wild trial step overflows
+                mu = np.exp(eta)  # to inf, which the line search rejects
+            penalty = 0.5 * alpha * np.sum(penalised * theta**2)
+            return float(np.mean(mu - y * eta) + penalty)
+
+        def grad_hess(theta):  # X̃ᵀ(μ − y)/n and X̃ᵀ diag(μ) X̃/n, plus α
+            mu = np.exp(X1 @ theta)
+            grad = X1.T @ (mu - y) / n + alpha * penalised * theta
+            hess = weighted_gram(X1, mu) / n + alpha * np.diag(penalised)
+            return grad, hess
+
+        theta0 = np.zeros(X1.shape[1])
+        if self.fit_intercept:  # the optimum when w = 0: a good start
+            theta0[-1] = np.log(np.mean(y))
+        result = newton_cholesky(
+            fun, grad_hess, theta0, max_iter=self.max_iter, tol=tol
+        )
+        self.coef_ = result.x[:d].copy()
+        self.intercept_ = float(result.x[d]) if self.fit_intercept else 0.0
+        self.n_iter_ = result.n_iter
+        return self
+
+    def _validate_fit_input(self, X, y):
+        """The checked data and hyperparameters: ``X, y, alpha, tol``."""
         alpha = check_scalar(self.alpha, "alpha", low=0)
         tol = check_scalar(self.tol, "tol", low=0, low_inclusive=False)
         if (
@@ -81,50 +115,17 @@ class PoissonRegressor(RegressorMixin, BaseEstimator):
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         if np.any(y < 0):
             raise ValueError(
-                f"y must be non-negative for Poisson regression (it models counts); found "
-                f"{np.count_nonzero(y < 0)} negative value(s), the smallest {float(y.min()):g}."
+                "y must be non-negative for Poisson regression (it models "
+                f"counts); found {np.count_nonzero(y < 0)} negative "
+                f"value(s), the smallest {float(y.min()):g}."
             )
         if np.all(y == 0):
             raise ValueError(
-                "y is zero for every sample: the maximum-likelihood mean is 0, so log μ = -∞ "
-                "and no finite coefficients fit. Poisson regression needs some positive counts."
+                "y is zero for every sample: the maximum-likelihood mean is "
+                "0, so log μ = -∞ and no finite coefficients fit. Poisson "
+                "regression needs some positive counts."
             )
-        n, d = X.shape
-        X1 = np.asfortranarray(
-            np.column_stack([X, np.ones(n)]) if self.fit_intercept else X
-        )
-        penalised = np.r_[np.ones(d), np.zeros(X1.shape[1] - d)]
-
-        def fun(theta):
-            eta = X1 @ theta
-            with np.errstate(
-                over="ignore"
-            ):  # exp overflows to inf on wild trial steps, which
-                mu = np.exp(eta)  # the line search then rejects
-            return float(
-                np.mean(mu - y * eta)
-                + 0.5 * alpha * np.sum(penalised * theta**2)
-            )
-
-        def grad_hess(theta):
-            mu = np.exp(X1 @ theta)
-            grad = X1.T @ (mu - y) / n + alpha * penalised * theta
-            hess = weighted_gram(X1, mu) / n
-            hess[np.diag_indices_from(hess)] += alpha * penalised
-            return grad, hess
-
-        theta0 = np.zeros(X1.shape[1])
-        if self.fit_intercept:
-            theta0[-1] = np.log(
-                np.mean(y)
-            )  # the optimum when w = 0: a good start for Newton
-        result = newton_cholesky(
-            fun, grad_hess, theta0, max_iter=self.max_iter, tol=tol
-        )
-        self.coef_ = result.x[:d].copy()
-        self.intercept_ = float(result.x[d]) if self.fit_intercept else 0.0
-        self.n_iter_ = result.n_iter
-        return self
+        return X, y, alpha, tol
 
     def predict(self, X):
         r"""Predicted means :math:`\mu = e^{Xw + b}`, shape (n_samples,)."""

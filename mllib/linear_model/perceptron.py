@@ -15,7 +15,6 @@ data with margin :math:`\gamma` and radius :math:`R`, Novikoff's theorem bounds 
 updates by :math:`(R/\gamma)^2`, so the passes end with one that makes no mistake.
 """
 
-import numbers
 import warnings
 
 import numpy as np
@@ -23,18 +22,19 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..exceptions import ConvergenceWarning
-from ..validation import check_random_state, encode_classes
+from ..validation import check_int, check_random_state, encode_classes
 
 
 def run_mistake_driven_passes(
     is_mistake, update, n_samples, *, max_iter, shuffle, rng, name
 ):
-    """Visit the samples in passes; call ``update(i)`` whenever ``is_mistake(i)``.
+    """Visit the samples in passes; ``update(i)`` whenever ``is_mistake(i)``.
 
-    The loop shared by every mistake-driven learner (perceptron, kernel perceptron, Winnow).
-    It stops after the first pass without a mistake, or after ``max_iter`` passes, then with
-    a ``ConvergenceWarning``. A mistake bound holds for *any* sequence of trials, so it also
-    bounds the total number of updates over all passes.
+    The loop shared by every mistake-driven learner (perceptron, kernel
+    perceptron, Winnow). It stops after the first pass without a mistake, or
+    after ``max_iter`` passes, then with a ``ConvergenceWarning``. A mistake
+    bound holds for *any* sequence of trials, so it also bounds the total
+    number of updates over all passes.
 
     Parameters
     ----------
@@ -44,7 +44,8 @@ def run_mistake_driven_passes(
         ``update(i)`` corrects the model on sample ``i``.
     n_samples, max_iter : int
     shuffle : bool
-        Visit the samples in a fresh random order in every pass (drawn from ``rng``).
+        Visit the samples in a fresh random order in every pass (drawn from
+        ``rng``).
     rng : numpy.random.Generator
     name : str
         The learner's name, for the warning.
@@ -57,14 +58,7 @@ def run_mistake_driven_passes(
     mistake_indices : ndarray of shape (n_updates,)
         The sample updated at each mistake, in order.
     """
-    if (
-        isinstance(max_iter, bool)
-        or not isinstance(max_iter, numbers.Integral)
-        or max_iter < 1
-    ):
-        raise ValueError(
-            f"max_iter must be a positive integer (a number of passes); got {max_iter!r}."
-        )
+    max_iter = check_int(max_iter, "max_iter", low=1)
     mistakes_per_epoch, mistake_indices = [], []
     for _ in range(max_iter):
         order = rng.permutation(n_samples) if shuffle else range(n_samples)
@@ -79,10 +73,11 @@ def run_mistake_driven_passes(
             break
     else:
         warnings.warn(
-            f"{name} still made {mistakes_per_epoch[-1]} mistake(s) in its last pass, after "
-            f"max_iter={max_iter} passes: the training data are probably not separable (in its "
-            "feature space), and then it never stops. Increase max_iter, or use a soft-margin "
-            "method such as an SVM.",
+            f"{name} still made {mistakes_per_epoch[-1]} mistake(s) in its "
+            f"last pass, after max_iter={max_iter} passes: the training data "
+            "are probably not separable (in its feature space), and then it "
+            "never stops. Increase max_iter, or use a soft-margin method such "
+            "as an SVM.",
             ConvergenceWarning,
         )
     return (
@@ -166,16 +161,15 @@ class Perceptron(ClassifierMixin, BaseEstimator):
         return tags
 
     def fit(self, X, y):
-        """Run passes over ``(X, y)`` until one makes no mistake; return ``self``."""
+        """Run passes over ``(X, y)`` until one is mistake-free."""
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, y_signed = encode_binary_labels(y, self)
         rng = check_random_state(self.random_state)
         w, b = np.zeros(X.shape[1]), np.zeros(1)
         step_b = 1.0 if self.fit_intercept else 0.0
 
-        def is_mistake(
-            i,
-        ):  # "<= 0": from w = 0 every margin is 0, and 0 must count
+        # "<= 0": from w = 0 every margin is 0, and 0 must count as a mistake
+        def is_mistake(i):
             return y_signed[i] * (X[i] @ w + b[0]) <= 0
 
         def update(i):

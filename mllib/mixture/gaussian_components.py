@@ -31,16 +31,20 @@ SINGULAR_MESSAGE = (
 
 
 def estimate_gaussian_parameters(X, resp, reg_covar, covariance_type):
-    r"""The M-step: weighted counts, means and covariances for responsibilities ``resp`` (n, K).
+    r"""The M-step: weighted counts, means and covariances for the
+    responsibilities ``resp`` (n, K).
 
     .. math::
         N_k=\sum_ir_{ik},\qquad \mu_k=\frac1{N_k}\sum_ir_{ik}x_i,\qquad
-        \Sigma_k=\frac1{N_k}\sum_ir_{ik}(x_i-\mu_k)(x_i-\mu_k)^\top+\epsilon I,
+        \Sigma_k=\frac1{N_k}\sum_ir_{ik}(x_i-\mu_k)(x_i-\mu_k)^\top
+        +\epsilon I,
 
-    with :math:`\epsilon=` ``reg_covar``. "tied" pools :math:`\sum_kN_k\Sigma_k/n`; "diag" keeps
-    the diagonal of :math:`\Sigma_k`; "spherical" its mean diagonal entry. Covariances are
-    computed from centred data (not as :math:`E[xx^\top]-\mu\mu^\top`, which cancels).
-    :math:`N_k` gets :math:`10\epsilon_{\text{mach}}`, so an empty component divides by no zero.
+    with :math:`\epsilon=` ``reg_covar``. "tied" pools
+    :math:`\sum_kN_k\Sigma_k/n`; "diag" keeps the diagonal of
+    :math:`\Sigma_k`; "spherical" its mean diagonal entry. Covariances are
+    computed from centred data (not as :math:`E[xx^\top]-\mu\mu^\top`,
+    which cancels). :math:`N_k` gets :math:`10\epsilon_{\text{mach}}`, so an
+    empty component divides by no zero.
 
     Returns
     -------

@@ -25,16 +25,17 @@ INIT_PARAMS = ("kmeans", "k-means++", "random", "random_from_data")
 
 
 def e_step(X, weights, means, factors, covariance_type):
-    r"""The E-step in log space: :math:`\log p(x_i)` (n,) and the log responsibilities (n, K).
+    r"""The E-step in log space: :math:`\log p(x_i)` (n,) and the log
+    responsibilities (n, K),
 
-    .. math:: \log r_{ik}=\log\pi_k+\log\mathcal N(x_i\mid\mu_k,\Sigma_k)-\log\sum_j e^{\log\pi_j+\log\mathcal N(x_i\mid\mu_j,\Sigma_j)},
+    .. math::
+        \log r_{ik}=a_{ik}-\log\sum_j e^{a_{ij}},\qquad
+        a_{ik}=\log\pi_k+\log\mathcal N(x_i\mid\mu_k,\Sigma_k),
 
-    normalised with ``logsumexp``, so a sample far from every component (all densities
-    underflowing to 0) still gets responsibilities that sum to 1.
+    normalised with ``logsumexp``, so a sample far from every component (all
+    densities underflowing to 0) still gets responsibilities that sum to 1.
     """
-    with np.errstate(
-        divide="ignore"
-    ):  # a zero weight gives log 0 = -inf, a responsibility of 0
+    with np.errstate(divide="ignore"):  # a zero weight: log 0 = -inf, r = 0
         weighted = log_gaussian_density(
             X, means, factors, covariance_type
         ) + np.log(weights)
@@ -43,7 +44,8 @@ def e_step(X, weights, means, factors, covariance_type):
 
 
 def m_step(X, resp, reg_covar, covariance_type):
-    r"""The M-step: :math:`\pi_k=N_k/n` and the weighted estimates of :func:`estimate_gaussian_parameters`.
+    r"""The M-step: :math:`\pi_k=N_k/n` and the weighted estimates of
+    :func:`estimate_gaussian_parameters`.
 
     Returns (weights, means, covariances, precision Cholesky factors).
     """

@@ -119,32 +119,28 @@ class Autoencoder(
         """Fit to ``X`` of shape (n_samples, n_features); ``y`` is ignored.
         Returns self."""
         X = validate_data(self, X, dtype=np.float64)
-        k = check_int(self.n_components, "n_components", low=1)
-        hidden = [
-            check_int(h, "each hidden layer size", low=1)
-            for h in self.hidden_layer_sizes
-        ]
-        if self.activation not in ACTIVATIONS:
-            raise ValueError(
-                f"activation must be one of {sorted(ACTIVATIONS)}; got "
-                f"{self.activation!r}."
-            )
-        alpha = check_scalar(self.alpha, "alpha", low=0)
-        tol = check_scalar(self.tol, "tol", low=0, low_inclusive=False)
-        max_iter = check_int(self.max_iter, "max_iter", low=1)
-        # centring first: the mean is the best constant, and training on
-        # centred data is far better conditioned (the intercepts of a
-        # linear autoencoder then vanish at the optimum)
+        k, hidden, alpha, tol, max_iter = self._checked_parameters()
+        # centre first: the mean is the best constant reconstruction, and
+        # training on centred data is far better conditioned
         self.mean_ = X.mean(axis=0)
-        X = X - self.mean_
+        X_centred = X - self.mean_
         d = X.shape[1]
         sizes = [d, *hidden, k, *hidden[::-1], d]
         rng = check_random_state(self.random_state)
         theta0 = pack(*glorot_uniform(sizes, self.activation, rng))
+        # the MLP objective with the data as targets, Y = X; stop on the
+        # gradient only (ftol = eps): J is flat along the code's symmetries
         result = minimize(
             flat_objective,
             theta0,
-            args=(X, X, sizes, self.activation, "squared_error", alpha),
+            args=(
+                X_centred,
+                X_centred,
+                sizes,
+                self.activation,
+                "squared_error",
+                alpha,
+            ),
             jac=True,
             method="L-BFGS-B",
             options={
@@ -165,6 +161,24 @@ class Autoencoder(
         self.n_layers_ = len(self.coefs_)
         self.loss_, self.n_iter_ = float(result.fun), int(result.nit)
         return self
+
+    def _checked_parameters(self):
+        """The validated (n_components, hidden sizes, alpha, tol,
+        max_iter)."""
+        k = check_int(self.n_components, "n_components", low=1)
+        hidden = [
+            check_int(h, "each hidden layer size", low=1)
+            for h in self.hidden_layer_sizes
+        ]
+        if self.activation not in ACTIVATIONS:
+            raise ValueError(
+                f"activation must be one of {sorted(ACTIVATIONS)}; got "
+                f"{self.activation!r}."
+            )
+        alpha = check_scalar(self.alpha, "alpha", low=0)
+        tol = check_scalar(self.tol, "tol", low=0, low_inclusive=False)
+        max_iter = check_int(self.max_iter, "max_iter", low=1)
+        return k, hidden, alpha, tol, max_iter
 
     @property
     def _n_features_out(self):

@@ -3,7 +3,7 @@ r"""Forward and backward passes of a multilayer perceptron: backpropagation in m
 Rows are samples, as everywhere in the book. Layer :math:`l=1,\dots,L` stores
 ``coefs[l-1]`` :math:`=W_l` of shape :math:`(n_{l-1}, n_l)` and ``intercepts[l-1]``
 :math:`=b_l` of shape :math:`(n_l,)` (scikit-learn's layout). For a batch :math:`A_0=X` of
-shape :math:`(m, d)`,
+shape :math:`(n, d)`,
 
 .. math::
 
@@ -11,13 +11,13 @@ shape :math:`(m, d)`,
 
 and :math:`Z_L` are the output scores (logits). Per sample (column vectors) this reads
 :math:`z_l = W_l^\top a_{l-1} + b_l`. The backward pass carries
-:math:`\Delta_l=\partial J/\partial Z_l` (shape :math:`(m, n_l)`):
+:math:`\Delta_l=\partial J/\partial Z_l` (shape :math:`(n, n_l)`):
 
 .. math::
 
-    \Delta_L = \tfrac1m(\hat Y - Y),\qquad
+    \Delta_L = \tfrac1n(\hat Y - Y),\qquad
     \Delta_{l} = (\Delta_{l+1}W_{l+1}^\top)\odot g'(Z_l),\qquad
-    \nabla_{W_l}J = A_{l-1}^\top\Delta_l + \tfrac{\alpha}{m}W_l,\qquad
+    \nabla_{W_l}J = A_{l-1}^\top\Delta_l + \tfrac{\alpha}{n}W_l,\qquad
     \nabla_{b_l}J = \Delta_l^\top\mathbb 1,
 
 where :math:`\hat Y` is the output (identity, logistic or softmax of :math:`Z_L`) and each
@@ -37,7 +37,7 @@ ACTIVATIONS = {
     "relu": (lambda z: np.maximum(z, 0), lambda z, a: (z > 0).astype(float)),
 }
 
-# output function of the scores Z (m, k), and the mean loss computed from Z directly
+# output function of the scores Z (n, k), and the mean loss computed from Z directly
 # (log-sum-exp / logaddexp: finite even where a probability underflows)
 OUTPUT_LOSSES = {
     "squared_error": (
@@ -68,24 +68,26 @@ def forward(X, coefs, intercepts, activation):
 
 
 def loss_and_gradients(X, Y, coefs, intercepts, activation, loss, alpha):
-    r"""Objective :math:`J=\text{mean loss}+\frac{\alpha}{2m}\sum_l\lVert W_l\rVert_F^2` and its gradients.
+    r"""Objective :math:`J=\text{mean loss}+\frac{\alpha}{2n}\sum_l
+    \lVert W_l\rVert_F^2` and its gradients, for a batch of ``n`` rows.
 
-    Returns ``(J, coef_grads, intercept_grads)``, the gradients shaped like ``coefs`` and
-    ``intercepts``. One forward pass stores every ``Z_l`` and ``A_l``; the backward pass
-    reuses them. The backward pass is :math:`2L-1` matrix products against the forward pass's
-    :math:`L`, so the whole gradient costs about three forward passes.
+    Returns ``(J, coef_grads, intercept_grads)``, the gradients shaped like
+    ``coefs`` and ``intercepts``. One forward pass stores every ``Z_l`` and
+    ``A_l``; the backward pass reuses them. The backward pass is
+    :math:`2L-1` matrix products against the forward pass's :math:`L`, so
+    the whole gradient costs about three forward passes.
     """
-    m = len(X)
+    n = len(X)
     Z, A = forward(X, coefs, intercepts, activation)
     output, mean_loss = OUTPUT_LOSSES[loss]
-    value = mean_loss(Z[-1], Y) + alpha / (2 * m) * sum(
+    value = mean_loss(Z[-1], Y) + alpha / (2 * n) * sum(
         np.sum(W * W) for W in coefs
     )
     derivative = ACTIVATIONS[activation][1]
-    delta = (output(Z[-1]) - Y) / m  # ∂J/∂Z_L for each matched output and loss
+    delta = (output(Z[-1]) - Y) / n  # ∂J/∂Z_L for each matched output, loss
     coef_grads, intercept_grads = [None] * len(coefs), [None] * len(coefs)
     for layer in range(len(coefs) - 1, -1, -1):
-        coef_grads[layer] = A[layer].T @ delta + alpha / m * coefs[layer]
+        coef_grads[layer] = A[layer].T @ delta + alpha / n * coefs[layer]
         intercept_grads[layer] = delta.sum(axis=0)
         if layer > 0:  # the δ recursion: back through W, then through g
             delta = (delta @ coefs[layer].T) * derivative(
@@ -119,10 +121,12 @@ def flat_objective(theta, X, Y, layer_sizes, activation, loss, alpha):
 def glorot_uniform(layer_sizes, activation, rng):
     r"""Glorot-uniform initial weights and intercepts, as scikit-learn's MLPs.
 
-    Every entry is drawn from :math:`U(-r, r)` with :math:`r=\sqrt{6/(n_{\text{in}}+n_{\text{out}})}`
-    (:math:`\sqrt{2/(\cdot)}` for the logistic activation), which keeps the variance of the
-    activations and of the back-propagated gradients roughly constant from layer to layer
-    (Glorot & Bengio, 2010).
+    Every entry is drawn from the uniform distribution on :math:`[-r, r]`,
+    :math:`r=\sqrt{6/(n_{\text{in}}+n_{\text{out}})}`
+    (:math:`\sqrt{2/(n_{\text{in}}+n_{\text{out}})}` for the logistic
+    activation), which keeps the variance of the activations and of the
+    back-propagated gradients roughly constant from layer to layer (Glorot &
+    Bengio, 2010).
     """
     factor = 2.0 if activation == "logistic" else 6.0
     coefs, intercepts = [], []

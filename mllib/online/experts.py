@@ -77,22 +77,16 @@ class WeightedMajority(ClassifierMixin, BaseEstimator):
         )
 
     def fit(self, X, y):
-        """Run the algorithm over the stream: ``X`` (n_trials, n_experts) of advice, ``y`` (n_trials,)."""
+        """Run the algorithm over the stream: ``X`` (n_trials, n_experts) of
+        advice, ``y`` (n_trials,)."""
         beta = self._penalty()
-        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
-        check_binary(X, "X (the expert advice)"), check_binary(y, "y")
+        X, y = self._validate_stream(X, y)
         wrong = X != y[:, None]
-        mistakes_before = (
-            np.cumsum(wrong, axis=0) - wrong
-        )  # m_{t,i}: expert i's mistakes before trial t
-        if self._needs_a_perfect_expert and wrong.any(axis=0).all():
-            last = int(np.max(np.argmax(wrong, axis=0)))
-            raise ValueError(
-                f"No expert is right on every trial (the last one made its first mistake on "
-                f"trial {last}), so the halving algorithm would discard them all. It assumes a "
-                "perfect expert; use WeightedMajority(beta) when none may exist."
-            )
-        # beta ** 0 == 1 also for beta = 0, so experts without mistakes keep weight 1
+        # m_{t,i}: expert i's mistakes before trial t; its weight is
+        # beta^m_{t,i}, rescaled by beta^(-min_j m_{t,j}) (the vote is the
+        # same, and the largest weight stays 1). beta ** 0 == 1 also for
+        # beta = 0, so experts without mistakes keep weight 1.
+        mistakes_before = np.cumsum(wrong, axis=0) - wrong
         weights = beta ** (
             mistakes_before - mistakes_before.min(axis=1, keepdims=True)
         )
@@ -104,6 +98,22 @@ class WeightedMajority(ClassifierMixin, BaseEstimator):
             self.expert_mistakes_ - self.expert_mistakes_.min()
         )
         return self
+
+    def _validate_stream(self, X, y):
+        """The advice and labels as 0/1 floats; for halving, a perfect expert
+        must exist."""
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+        check_binary(X, "X (the expert advice)"), check_binary(y, "y")
+        wrong = X != y[:, None]
+        if self._needs_a_perfect_expert and wrong.any(axis=0).all():
+            last = int(np.max(np.argmax(wrong, axis=0)))
+            raise ValueError(
+                "No expert is right on every trial (the last one made its "
+                f"first mistake on trial {last}), so the halving algorithm "
+                "would discard them all. It assumes a perfect expert; use "
+                "WeightedMajority(beta) when none may exist."
+            )
+        return X, y
 
     def predict(self, X):
         """The weighted majority of new advice ``X`` (n_trials, n_experts) with the final weights."""

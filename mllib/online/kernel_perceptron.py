@@ -13,7 +13,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..kernels import check_psd, is_psd_by_construction, pairwise_kernels
+from ..kernels import checked_gram, pairwise_kernels
 from ..linear_model.perceptron import (
     encode_binary_labels,
     run_mistake_driven_passes,
@@ -103,15 +103,12 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         return tags
 
     def fit(self, X, y):
-        """Run passes over ``(X, y)`` until one makes no mistake; return ``self``."""
+        """Run passes over ``(X, y)`` until one is mistake-free."""
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, y_signed = encode_binary_labels(y, self)
-        K = self._gram(X, X)
-        if not is_psd_by_construction(self.kernel, self.degree, self.coef0):
-            # without a feature map there is no perceptron in feature space, and no mistake bound
-            check_psd(
-                K, name="The Gram matrix of the kernel on the training data"
-            )
+        K = checked_gram(
+            self._gram(X, X), self.kernel, self.degree, self.coef0
+        )
         rng = check_random_state(self.random_state)
         counts, decision = np.zeros(len(X)), np.zeros(len(X))
         step_b = 1.0 if self.fit_intercept else 0.0
@@ -119,6 +116,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         def is_mistake(i):  # "<= 0", as for the primal perceptron
             return y_signed[i] * decision[i] <= 0
 
+        # c_i += 1 adds y_i (k(x_i, x_j) + 1_b) to every decision value f(x_j)
         def update(i):
             counts[i] += 1
             decision[:] += y_signed[i] * (K[:, i] + step_b)

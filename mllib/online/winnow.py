@@ -71,28 +71,17 @@ class Winnow(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
 
     def fit(self, X, y):
-        """Run passes over ``X`` (n_samples, n_features) in {0,1} and ``y`` in {0,1}; return ``self``."""
-        promotion = check_scalar(
-            self.promotion, "promotion", low=1.0, low_inclusive=False
-        )
-        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
-        check_binary(X, "X"), check_binary(y, "y")
-        threshold = (
-            float(X.shape[1])
-            if self.threshold is None
-            else check_scalar(
-                self.threshold, "threshold", low=0.0, low_inclusive=False
-            )
-        )
-        w = np.ones(X.shape[1])
+        """Run passes over ``X`` in {0,1} and ``y`` in {0,1}; return self."""
+        X, y, threshold, promotion = self._validate_fit_arguments(X, y)
         rng = check_random_state(self.random_state)
+        w = np.ones(X.shape[1])
 
-        def is_mistake(i):
+        def is_mistake(i):  # predict 1 iff w'x >= theta
             return (X[i] @ w >= threshold) != y[i]
 
-        def update(
-            i,
-        ):  # y - ŷ = +1 on a missed positive, -1 on a false positive
+        # multiply the active weights by alpha^(y - ŷ): promote after a
+        # missed positive, demote after a false positive
+        def update(i):
             w[X[i] == 1] *= promotion if y[i] == 1 else 1.0 / promotion
 
         self.n_iter_, self.mistakes_per_epoch_, self.mistake_indices_ = (
@@ -111,6 +100,20 @@ class Winnow(ClassifierMixin, BaseEstimator):
         self.n_promotions_ = int(y[self.mistake_indices_].sum())
         self.n_demotions_ = self.n_updates_ - self.n_promotions_
         return self
+
+    def _validate_fit_arguments(self, X, y):
+        """``X``, ``y`` as 0/1 floats, the threshold and the promotion."""
+        promotion = check_scalar(
+            self.promotion, "promotion", low=1.0, low_inclusive=False
+        )
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+        check_binary(X, "X"), check_binary(y, "y")
+        if self.threshold is None:
+            return X, y, float(X.shape[1]), promotion
+        threshold = check_scalar(
+            self.threshold, "threshold", low=0.0, low_inclusive=False
+        )
+        return X, y, threshold, promotion
 
     def decision_function(self, X):
         r""":math:`w^\top x-\theta` for each row of ``X``; the prediction is 1 where it is :math:`\ge0`."""

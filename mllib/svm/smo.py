@@ -177,45 +177,46 @@ def smo_steps(K, y, C, alpha, v, diag, active, *, tol, n_steps, history):
             break
         history["violation"].append(violation)
         # Second-order choice of j (WSS3): the largest guaranteed increase
-        # of D, b^2 / (2a), among the "low" multipliers that violate the KKT
-        # conditions together with i. (In place: the loop runs thousands of
-        # times, and numpy's per-call overhead is what it costs.)
+        # g_il^2 / (2 a_il) of D among the "low" multipliers l that violate
+        # the KKT conditions together with i. (In place: the loop runs
+        # thousands of times, and numpy's per-call overhead is what it
+        # costs.)
         Ki = K[int(active[i])] if everything else K[int(active[i])][active]
-        curvature = curvatures.get(i)  # a_it = K_ii + K_tt - 2 K_it
-        if curvature is None:  #      = ||phi(x_i) - phi(x_t)||^2
+        curvature = curvatures.get(i)  # a_il = K_ii + K_ll - 2 K_il
+        if curvature is None:  #      = ||phi(x_i) - phi(x_l)||^2
             curvature = np.maximum(diag[i] + diag - 2.0 * Ki, TAU)
             if len(curvatures) * len(diag) > CURVATURE_ENTRIES:
                 curvatures.clear()
             curvatures[i] = curvature
-        gain = v_i - v_low  # b_it = v_i - v_t > 0: the pair (i, t) violates
+        gain = v_i - v_low  # g_il = v_i - v_l > 0: the pair (i, l) violates
         np.maximum(gain, 0.0, out=gain)
         gain *= gain
         gain /= curvature
         j = int(gain.argmax())
-        b_ij, a_ij = v_i - float(v_low[j]), float(curvature[j])
-        # The exact maximiser t = b/a along alpha_i += t y_i,
-        # alpha_j -= t y_j, clipped to the box.
+        g_ij, a_ij = v_i - float(v_low[j]), float(curvature[j])
+        # The exact maximiser delta = g/a along alpha_i += delta y_i,
+        # alpha_j -= delta y_j, clipped to the box (r_i, r_j: the room)
         y_i, y_j = labels[i], labels[j]
         room_i = C - a[i] if y_i > 0 else a[i]
         room_j = a[j] if y_j > 0 else C - a[j]
-        t = min(b_ij / a_ij, room_i, room_j)
-        a[i] = _move(a[i], t, y_i, t == room_i, C)
-        a[j] = _move(a[j], t, -y_j, t == room_j, C)
-        # Cached-gradient update: v changes by -t (K_i - K_j), two kernel
-        # rows, O(n).
+        delta = min(g_ij / a_ij, room_i, room_j)
+        a[i] = _move(a[i], delta, y_i, delta == room_i, C)
+        a[j] = _move(a[j], delta, -y_j, delta == room_j, C)
+        # Cached gradient: v <- v - delta (K_i - K_j), two kernel rows,
+        # O(n)
         Kj = K[int(active[j])] if everything else K[int(active[j])][active]
         change = Ki - Kj
-        change *= t
+        change *= delta
         v_up -= change
         v_low -= change
         # i moved along +y_i and j along -y_j: each can now move back, and
         # stays free to go on unless it reached its bound
         v_low[i], v_up[j] = v_up[i], v_low[j]
-        if t == room_i:
+        if delta == room_i:
             v_up[i] = -np.inf
-        if t == room_j:
+        if delta == room_j:
             v_low[j] = np.inf
-        dual += t * b_ij - 0.5 * t * t * a_ij  # exact increase of D
+        dual += delta * g_ij - 0.5 * delta**2 * a_ij  # exact increase of D
         history["dual"].append(dual)
         step += 1
     alpha[active] = a
@@ -264,11 +265,12 @@ def _restore(K, y, alpha, v, active):
     v[aside] = values
 
 
-def _move(value, t, direction, to_bound, C):
-    """alpha + t * direction, set exactly on the bound it was clipped to (no rounding residue)."""
+def _move(value, delta, direction, to_bound, C):
+    """alpha + delta * direction, set exactly on the bound it was clipped to
+    (no rounding residue)."""
     if to_bound:
         return C if direction > 0 else 0.0
-    return value + t * direction
+    return value + delta * direction
 
 
 def _intercept(alpha, v, y, C):
