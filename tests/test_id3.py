@@ -123,6 +123,23 @@ def test_an_identifier_has_the_largest_gain():
     assert c45.tree_.feature == 4
 
 
+def test_gain_ratio_only_among_features_of_average_gain():
+    """A feature that isolates two samples has a tiny split information: it
+    beats a weak informative feature on the ratio alone, but its gain is
+    below the average, so C4.5 does not consider it."""
+    y = np.repeat([0, 1], 10)
+    weak = y.copy()
+    weak[[0, 1, 2, 10, 11, 12]] ^= 1  # agrees with y on 14 of 20
+    lopsided = np.zeros(20, dtype=int)
+    lopsided[[18, 19]] = 1  # two samples of class 1 on their own
+    X = np.column_stack([weak, lopsided]).astype(float)
+    gains = [information_gain(x, y) for x in X.T]
+    ratios = [gain_ratio(x, y) for x in X.T]
+    assert gains[1] < np.mean(gains) <= gains[0] and ratios[1] > ratios[0]
+    c45 = ID3Classifier(criterion="gain_ratio", max_depth=1).fit(X, y)
+    assert c45.tree_.feature == 0
+
+
 def many_valued_noise(seed, n=200):
     """One informative binary feature (the label flipped with probability
     0.2: gain about 0.28 bits), four nearly useless ones (flipped with

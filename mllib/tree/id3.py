@@ -185,6 +185,26 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         """Grow (and prune, if ``ccp_alpha > 0``) the tree; return self."""
+        max_depth, min_samples_split, ccp_alpha = self._check_params()
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        self.classes_, y_index = encode_classes(y, estimator=self)
+        self.tree_ = self._grow(
+            X,
+            y_index,
+            rows=np.arange(len(X)),
+            features=list(range(X.shape[1])),
+            depth=0,
+            limits=(max_depth, min_samples_split),
+        )
+        if ccp_alpha > 0:
+            self.tree_, _ = prune_cost_complexity(
+                self.tree_, ccp_alpha, len(X)
+            )
+        return self
+
+    def _check_params(self):
+        """``max_depth`` (inf for None), ``min_samples_split`` and
+        ``ccp_alpha``, checked."""
         if self.criterion not in ("gain", "gain_ratio"):
             raise ValueError(
                 'criterion must be "gain" (ID3) or "gain_ratio" (C4.5); got '
@@ -195,51 +215,53 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             if self.max_depth is None
             else check_int(self.max_depth, "max_depth", low=1)
         )
-        min_split = check_int(
+        min_samples_split = check_int(
             self.min_samples_split, "min_samples_split", low=2
         )
         ccp_alpha = check_scalar(self.ccp_alpha, "ccp_alpha", low=0)
-        X, y = validate_data(self, X, y, dtype=np.float64)
-        self.classes_, y_index = encode_classes(y, estimator=self)
+        return max_depth, min_samples_split, ccp_alpha
 
-        def grow(rows, features, depth):
-            node = Node(
-                np.bincount(y_index[rows], minlength=len(self.classes_))
+    def _grow(self, X, y, rows, features, depth, limits):
+        """The subtree of the samples ``rows`` (class indices ``y``), which
+        may still split on ``features``."""
+        max_depth, min_samples_split = limits
+        node = Node(np.bincount(y[rows], minlength=len(self.classes_)))
+        candidates = [f for f in features if np.ptp(X[rows, f]) > 0]
+        if (
+            node.training_errors == 0  # pure
+            or not candidates  # no feature takes two values here
+            or depth >= max_depth
+            or len(rows) < min_samples_split
+        ):
+            return node  # a leaf
+        node.feature = self._choose(X[rows], y[rows], candidates)
+        rest = [f for f in features if f != node.feature]
+        for value in np.unique(X[rows, node.feature]):  # one child per value
+            node.children[value] = self._grow(
+                X,
+                y,
+                rows[X[rows, node.feature] == value],
+                rest,
+                depth + 1,
+                limits,
             )
-            candidates = [f for f in features if np.ptp(X[rows, f]) > 0]
-            if (
-                node.training_errors == 0
-                or not candidates
-                or depth >= max_depth
-                or len(rows) < min_split
-            ):
-                return node
-            node.feature = self._choose(X[rows], y_index[rows], candidates)
-            rest = [f for f in features if f != node.feature]
-            for value in np.unique(X[rows, node.feature]):
-                node.children[value] = grow(
-                    rows[X[rows, node.feature] == value], rest, depth + 1
-                )
-            return node
-
-        self.tree_ = grow(np.arange(len(X)), list(range(X.shape[1])), 0)
-        if ccp_alpha > 0:
-            self.tree_, _ = prune_cost_complexity(
-                self.tree_, ccp_alpha, len(X)
-            )
-        return self
+        return node
 
     def _choose(self, X, y, candidates):
+        """The feature to split on: the largest information gain (ID3), or
+        the largest gain ratio among the features of at least average gain
+        (C4.5)."""
         gains = np.array([information_gain(X[:, f], y) for f in candidates])
         if self.criterion == "gain":
             return candidates[int(np.argmax(gains))]
         ratios = np.array(
             [
-                gains[i] / split_information(X[:, f])
-                for i, f in enumerate(candidates)
+                gain / split_information(X[:, f])
+                for gain, f in zip(gains, candidates)
             ]
         )
-        # C4.5: only features of at least average gain compete on the ratio
+        # only features of at least average gain compete on the ratio (the
+        # tolerance keeps a feature whose gain equals the average)
         ratios[gains < gains.mean() - 1e-12] = -np.inf
         return candidates[int(np.argmax(ratios))]
 
