@@ -583,9 +583,10 @@ def _without_floats(visit, depart):
 
 def _symbol_codepoints():
     """The characters beyond ASCII that one font of the book may lack and another have:
-    symbols, modifier letters (ᵀ), super- and subscripts, letterlike symbols (ℓ, ℝ) and
-    punctuation other than the dashes, quotes and ellipsis of running text (every font has
-    those, and wrapping them would cost kerning)."""
+    symbols, modifier letters (ᵀ), super- and subscripts, letterlike symbols (ℓ, ℝ), the
+    mathematical alphanumerics (𝒩) and punctuation other than the dashes, quotes and
+    ellipsis of running text (every font has those, and wrapping them would cost
+    kerning)."""
     for codepoint in range(0xC0, 0x20000):
         category = unicodedata.category(chr(codepoint))
         if 0x2010 <= codepoint <= 0x201F or codepoint == 0x2026:
@@ -594,6 +595,7 @@ def _symbol_codepoints():
             category[0] in "SP"
             or category in ("Lm", "No")
             or 0x2100 <= codepoint <= 0x214F
+            or 0x1D400 <= codepoint <= 0x1D7FF
         ):
             yield codepoint
 
