@@ -9,6 +9,9 @@ check fails (exit status 1) on what a reader would see as a broken book:
 - a glyph missing from the fonts ("Missing character"), which XeTeX drops silently;
 - an undefined reference or citation (printed as "??" or as nothing);
 - display maths printed as text between dollar signs, with its label ("$$" not parsed);
+- display maths more than 10 pt wider than the text, whose right end the PDF cuts off (an
+  "Overfull \\hbox ... detected at line" in the log, at the line that ends the display):
+  break it over lines with ``aligned``. Narrower overhangs are counted and reported;
 - a cell output printed as a text repr instead of its figure or widget, e.g.
   ``<Figure size 640x480 with 1 Axes>`` for a figure with no PDF or PNG form, or
   ``interactive(children=...)`` for a widget;
@@ -172,6 +175,64 @@ def tex_problems(tex):
             for match in pattern.finditer(block):
                 problems.append(f"{what}: {match.group(0)}")
     return problems
+
+
+# A display that does not fit the line: TeX reports it at the line of book.tex that ends it.
+OVERFULL_DISPLAY = re.compile(
+    r"Overfull \\hbox \(([\d.]+)pt too wide\) detected at line (\d+)"
+)
+DISPLAY_BEGIN = re.compile(
+    r"\\begin\{(?:equation|align|gather|multline|displaymath)\*?\}|\\\["
+)
+DISPLAY_END = re.compile(
+    r"\\end\{(?:equation|align|gather|multline|displaymath)\*?\}|\\\]"
+)
+MAX_DISPLAY_OVERHANG = 10  # pt; a few points fall in the margin unnoticed
+
+
+def display_ending_at(tex_lines, number):
+    """(label, maths) of the display maths that ends at 1-based line `number` of book.tex,
+    or None if no display ends there."""
+    if not 0 < number <= len(tex_lines) or not DISPLAY_END.search(
+        tex_lines[number - 1]
+    ):
+        return None
+    for start in range(number - 1, -1, -1):
+        begins = list(DISPLAY_BEGIN.finditer(tex_lines[start]))
+        if begins:
+            text = "\n".join(tex_lines[start:number])[begins[-1].start() :]
+            break
+    else:
+        return None
+    text = DISPLAY_END.split(text)[0]
+    label = re.search(r"\\label\{(?:equation:)?([^}]*)\}", text)
+    maths = re.sub(
+        r"\\label\{[^}]*\}|\\(?:begin|end)\{(?:split|aligned)\}",
+        " ",
+        DISPLAY_BEGIN.sub(" ", text, count=1),
+    )
+    return (label.group(1) if label else "", " ".join(maths.split()))
+
+
+def wide_displays(log, tex):
+    """(wide, narrow): the display equations more than MAX_DISPLAY_OVERHANG pt wider than
+    the text, as problems, and the number of those that overhang by less."""
+    tex_lines = tex.splitlines()
+    wide, narrow = [], 0
+    for points, number in OVERFULL_DISPLAY.findall(unwrap_log(log)):
+        display = display_ending_at(tex_lines, int(number))
+        if display is None:
+            continue
+        if float(points) <= MAX_DISPLAY_OVERHANG:
+            narrow += 1
+            continue
+        label, maths = display
+        where = f"book.tex line {number}" + (f", {label}" if label else "")
+        wide.append(
+            f"display maths {float(points):.0f} pt wider than the text "
+            f"({where}), break it over lines: {maths[:60]}"
+        )
+    return wide, narrow
 
 
 # --- Pages of the PDF ------------------------------------------------------------------------------
@@ -369,6 +430,12 @@ def main(argv=None):
     problems = log_problems(log_text) + tex_problems(
         tex.read_text(encoding="utf-8")
     )
+    wide, narrow = wide_displays(log_text, tex.read_text(encoding="utf-8"))
+    problems += wide
+    if narrow:
+        print(
+            f"{narrow} display(s) at most {MAX_DISPLAY_OVERHANG} pt wider than the text"
+        )
     if shutil.which("pdftotext"):
         problems += [
             f"blank page: {page}"

@@ -160,6 +160,69 @@ def test_display_maths_left_as_text_is_reported():
     assert check_pdf.tex_problems(fine) == []
 
 
+# Two displays as Sphinx writes them; TeX reports a too-wide one at the line that ends it
+# (here 8 and 15).
+DISPLAYS_TEX = """\
+\\sphinxAtStartPar
+Fix \\(x\\) and add and subtract \\(m(x)\\):
+\\begin{equation}\\label{equation:chapters/01-learning-problem:eq-learn-pointwise-square}
+\\begin{split}
+\\mathbb E\\bigl[(a-y)^2\\mid x\\bigr]
+=\\operatorname{Var}(y\\mid x)+\\bigl(m(x)-a\\bigr)^2 ,
+\\end{split}
+\\end{equation}
+\\sphinxAtStartPar
+Chain the definitions:
+\\begin{equation*}
+\\begin{split}
+f_0(x^\\star) = q(\\lambda^\\star,\\nu^\\star) \\le f_0(x^\\star).
+\\end{split}
+\\end{equation*}\\end{sphinxadmonition}
+"""
+
+
+def test_display_maths_wider_than_the_text_is_reported():
+    log = CLEAN_LOG.replace(
+        "(./book.aux)",
+        "Overfull \\hbox (91.9238pt too wide) detected at line 8\n[]\n\n"
+        "Overfull \\hbox (44.99579pt too wide) detected at line 15\n[]\n\n"
+        "(./book.aux)",
+    )
+    wide, narrow = check_pdf.wide_displays(log, DISPLAYS_TEX)
+    assert narrow == 0
+    assert wide == [
+        (
+            "display maths 92 pt wider than the text (book.tex line 8, "
+            "chapters/01-learning-problem:eq-learn-pointwise-square), break it "
+            "over lines: \\mathbb E\\bigl[(a-y)^2\\mid x\\bigr] "
+            "=\\operatorname{Var}(y\\mid"
+        ),
+        (
+            "display maths 45 pt wider than the text (book.tex line 15), break "
+            "it over lines: f_0(x^\\star) = q(\\lambda^\\star,\\nu^\\star) "
+            "\\le f_0(x^\\star)."
+        ),
+    ]
+
+
+def test_narrow_overhangs_and_other_overfull_boxes_pass():
+    log = CLEAN_LOG.replace(
+        "(./book.aux)",
+        # a display 3.7 pt too wide: in the margin, counted only
+        "Overfull \\hbox (3.72968pt too wide) detected at line 8\n[]\n\n"
+        # too wide, but no display ends at line 2 (prose) or 16 (past the end)
+        "Overfull \\hbox (20.5pt too wide) detected at line 2\n[]\n\n"
+        "Overfull \\hbox (20.5pt too wide) detected at line 16\n[]\n\n"
+        # a tall display, a long word in a paragraph, a table
+        "Overfull \\vbox (41.98724pt too high) detected at line 15\n []\n\n"
+        "Overfull \\hbox (0.76915pt too wide) in paragraph at lines 9--9\n[]\n\n"
+        "Overfull \\hbox (2096.71162pt too wide) in alignment at lines 1--3\n"
+        " [] [] []\n\n(./book.aux)",
+    )
+    assert check_pdf.wide_displays(log, DISPLAYS_TEX) == ([], 1)
+    assert check_pdf.wide_displays(CLEAN_LOG, DISPLAYS_TEX) == ([], 0)
+
+
 def test_verbatim_markup_is_removed_before_matching():
     tex = r"\PYG{n}{x}\PYG{o}{=}\PYG{l+s+s2}{\PYGZdq{}}\PYG{l+s+s2}{a\PYGZus{}b}\PYG{l+s+s2}{\PYGZdq{}}"
     assert check_pdf.unescape_verbatim(tex) == 'x="a_b"'
