@@ -203,6 +203,14 @@ class TestChapter:
         assert "show_source(" in code, (
             "the implementation shown next to the derivation"
         )
+        for cell in sources(nb, "code"):
+            calls = re.findall(r"^show_source\(", cell, re.M)
+            # Jupyter displays only a cell's last expression: a second call
+            # in the same cell would show nothing
+            assert len(calls) <= 1, f"one show_source per cell: {cell[:60]}"
+            assert not calls or cell.rstrip().splitlines()[-1].startswith(
+                "show_source("
+            ), f"show_source must end its cell to be shown: {cell[:60]}"
         assert (
             len(re.findall(r"\bassert\b|np\.testing\.assert", code)) >= 10
         ), "numerical checks"

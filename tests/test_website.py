@@ -931,7 +931,13 @@ def test_mllib_source_shown_in_a_chapter_fits_the_page_column(visit, page):
     widths = visit(page).page.evaluate(
         CODE_WIDTHS, ".cell_output .output.text_html div.highlight pre"
     )
-    assert widths or "show_source(" not in (ROOT / f"{page}.ipynb").read_text()
+    cells = json.loads((ROOT / f"{page}.ipynb").read_text())["cells"]
+    calls = sum(
+        len(re.findall(r"^show_source\(", "".join(c["source"]), re.M))
+        for c in cells
+        if c["cell_type"] == "code"
+    )
+    assert len(widths) == calls, f"{page}: {calls} calls, {len(widths)} shown"
     cut = [w for w in widths if w["overflow"] > 0]
     assert not cut, f"{page}: shown source cut off: {cut[:3]}"
 
