@@ -304,7 +304,7 @@ class _Pool:
         self.workers.remove(worker)
 
     def close(self):
-        for process, connection, _ in list(self.workers):
+        for _, connection, _ in list(self.workers):
             try:
                 connection.send(None)
             except (OSError, ValueError):

@@ -130,6 +130,8 @@ _PASS_THROUGH = (
     "/posixpath.py",
     "/subprocess.py",
     "/socket.py",
+    "/ctypes/",
+    "/IPython/core/interactiveshell.py",  # the `open` cells see is IPython's
 )
 CELL_FILES = "<ipython-input-"  # the file name IPython gives cell code
 

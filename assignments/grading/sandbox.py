@@ -665,9 +665,10 @@ class _Channel:
     together (many forked children allocating at once, files in tmpfs).
     """
 
-    def __init__(self, process, deadline, memory_bytes, tmpfs=()):
+    def __init__(self, process, deadline, memory_bytes, tmpfs=(), cgroup=None):
         self.process, self.deadline = process, deadline
         self.memory_bytes, self.tmpfs = memory_bytes, tmpfs
+        self.cgroup = cgroup
         self.chunks, self.stderr = [], b""
         self.received, self.watched_at = 0, 0.0
         self.selector = selectors.DefaultSelector()
@@ -705,6 +706,8 @@ class _Channel:
         if now - self.watched_at < WATCH_EVERY:
             return
         self.watched_at = now
+        if self.cgroup is not None and self.cgroup.ran_out():
+            raise _TooMuchMemory  # the kernel stopped one of its processes
         if _used_bytes(self.process.pid, self.tmpfs) > self.memory_bytes:
             raise _TooMuchMemory
 
@@ -795,6 +798,7 @@ class Session:
                 if sandbox.enabled
                 else ()
             ),
+            cgroup=self.cgroup,
         )
 
     def __enter__(self):
