@@ -326,11 +326,49 @@ def test_mllib_never_forms_an_explicit_inverse_or_seeds_globally():
 
 
 def test_requirements_keep_jupyter_book_1():
-    text = (ROOT / "requirements.txt").read_text()
+    text = (ROOT / "requirements.in").read_text()
     assert re.search(r"^jupyter-book>=1\.0\.4,<2", text, re.M)
-    assert re.search(r"^-e \.$", text, re.M), (
-        "requirements.txt must install mllib itself"
-    )
+    for name in ("requirements.in", "requirements.txt"):
+        assert re.search(r"^-e \.$", (ROOT / name).read_text(), re.M), (
+            f"{name} must install mllib itself"
+        )
+
+
+def locked_versions():
+    """{name: [(version, marker)]} of requirements.txt, the lock."""
+    from packaging.utils import canonicalize_name
+
+    pins = {}
+    for line in (ROOT / "requirements.txt").read_text().splitlines():
+        match = re.match(
+            r"^([A-Za-z0-9_.\[\]-]+)==([^\s;]+)\s*(?:;(.*))?$", line
+        )
+        if match:
+            name = canonicalize_name(match[1].split("[")[0])
+            pins.setdefault(name, []).append((match[2], match[3]))
+    return pins
+
+
+def test_the_lock_pins_everything_requirements_in_asks_for():
+    """requirements.txt is compiled from requirements.in: every requirement is
+    pinned to one exact version per platform marker, within its range (a range
+    changed without recompiling the lock fails here)."""
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    pins = locked_versions()
+    for line in (ROOT / "requirements.in").read_text().splitlines():
+        line = line.split(" #")[0].strip()
+        if not line or line.startswith(("#", "-e")):
+            continue
+        requirement = Requirement(line)
+        versions = pins.get(canonicalize_name(requirement.name))
+        assert versions, f"{requirement.name} is not in the lock: recompile it"
+        for version, _ in versions:
+            assert requirement.specifier.contains(version, prereleases=True), (
+                f"the lock pins {requirement.name}=={version}, outside "
+                f"{requirement.specifier}: recompile it (CONTRIBUTING.md)"
+            )
 
 
 def test_config_makes_failing_cells_fail_the_build():
