@@ -636,6 +636,29 @@ class TestStudentPath:
         )
 
 
+# Letters notation.md reserves, and the uses of them that clash (a rule per
+# clash readers have found; notation.md is the book-wide contract).
+RESERVED_LETTERS = [
+    (
+        r"margin\s*\$\\gamma|\$\\gamma\$?[^.$]{0,20}\bmargin",
+        "the margin is ρ; γ is the Gaussian kernel's width (notation.md)",
+    ),
+    (
+        r"\\ell\(\\theta\)\s*=\s*-",
+        "ℓ(θ) is the log-likelihood (notation.md): write the negative "
+        "log-likelihood as −ℓ(θ), or give it another letter",
+    ),
+]
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
+def test_reserved_letters_keep_their_meaning(path):
+    markdown = "\n".join(sources(load(path), "markdown"))
+    for pattern, rule in RESERVED_LETTERS:
+        found = re.search(pattern, markdown)
+        assert not found, f"{found.group(0)!r}: {rule}"
+
+
 def test_mllib_source_fits_79_characters():
     """Chapters display mllib's source with show_source: it must fit the page
     and the PDF like any code cell."""
