@@ -1,5 +1,6 @@
-"""mllib.svm: SMO against libsvm (scikit-learn's SVC) for two and more classes, the dual's
-optimality conditions, weights, Platt scaling, degenerate problems, scikit-learn's tools, Pegasos."""
+"""mllib.svm: SMO against libsvm (scikit-learn's SVC) for two and more
+classes, the dual's optimality conditions, weights, Platt scaling, degenerate
+problems, scikit-learn's tools on SVC, and Pegasos."""
 
 import itertools
 import warnings
