@@ -33,15 +33,19 @@ solves
 
 .. math::
 
-    \min_p\ \tfrac12\sum_i\sum_{j\ne i}(r_{ji}p_i - r_{ij}p_j)^2
-    = \tfrac12 p^\top Qp
+    \min_p\ \sum_i\sum_{j\ne i}(r_{ji}p_i - r_{ij}p_j)^2
+    = 2\,p^\top Qp
     \quad\text{s.t.}\quad \textstyle\sum_ip_i = 1,
 
 with :math:`Q_{tt} = \sum_{j\ne t}r_{jt}^2` and :math:`Q_{tj} =
--r_{jt}r_{tj}`. Its optimality conditions are :math:`Qp = (p^\top Qp)\,
-\mathbf 1` (the Lagrange multiplier of :math:`\sum_ip_i=1` is
-:math:`p^\top Qp`), and the solution is non-negative without asking for it
-(their Theorem 2).
+-r_{jt}r_{tj}` (each term :math:`(r_{ji}p_i - r_{ij}p_j)^2` is a
+consistency condition: :math:`p_i/p_j = r_{ij}/r_{ji}` when the pairwise
+estimates agree). :math:`Q` is positive semi-definite, and setting the
+gradient of the Lagrangian to zero, :math:`4Qp = \lambda\mathbf 1`, then
+multiplying by :math:`p^\top`, gives the optimality conditions
+:math:`Qp = (p^\top Qp)\,\mathbf 1`. Wu, Lin & Weng show that this
+solution is non-negative without asking for it, so the constraints
+:math:`p\ge0` can be left out.
 """
 
 import numbers
