@@ -202,15 +202,51 @@ def tags(cell):
 
 def self_check_text(text):
     """The text a reader sees of a self_check(...) cell: the questions and
-    their answers (the feedback shows one answer at a time, so not counted)."""
+    their answers (the feedback shows one answer at a time, so not counted).
+    An f-string's replacement field (a computed number) counts as a word."""
     import ast
 
     (call,) = ast.parse(text).body
-    questions = ast.literal_eval(call.value.args[0])
+    questions = ast.literal_eval(_fields_as_words(call.value.args[0]))
     return "\n".join(
         " ".join([q["question"], *(a.get("answer", "") for a in q["answers"])])
         for q in questions
     )
+
+
+def _fields_as_words(node):
+    """The node with every f-string made a plain string ("{x:.2f}" → "x"),
+    and every other computed value a number, so that literal_eval reads it."""
+    import ast
+
+    class Plain(ast.NodeTransformer):
+        def visit_JoinedStr(self, node):
+            parts = [
+                value.value if isinstance(value, ast.Constant) else " number "
+                for value in node.values
+            ]
+            return ast.Constant("".join(parts))
+
+        def generic_visit(self, node):
+            node = super().generic_visit(node)
+            if isinstance(
+                node,
+                (
+                    ast.Name,
+                    ast.Call,
+                    ast.Attribute,
+                    ast.BinOp,
+                    ast.Subscript,
+                    ast.UnaryOp,
+                ),
+            ) and not (
+                isinstance(node, ast.UnaryOp)
+                and isinstance(node.operand, ast.Constant)
+            ):
+                return ast.Constant(0.0)
+            return node
+
+    return ast.fix_missing_locations(Plain().visit(node))
 
 
 def is_self_check(cell):

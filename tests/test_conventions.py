@@ -644,6 +644,11 @@ RESERVED_LETTERS = [
         "the margin is ρ; γ is the Gaussian kernel's width (notation.md)",
     ),
     (
+        r"natural parameters?\s*\$\\eta",
+        "η is a step size (notation.md): the natural parameter is another "
+        "letter",
+    ),
+    (
         r"\\ell\(\\theta\)\s*=\s*-",
         "ℓ(θ) is the log-likelihood (notation.md): write the negative "
         "log-likelihood as −ℓ(θ), or give it another letter",
@@ -657,6 +662,36 @@ def test_reserved_letters_keep_their_meaning(path):
     for pattern, rule in RESERVED_LETTERS:
         found = re.search(pattern, markdown)
         assert not found, f"{found.group(0)!r}: {rule}"
+
+
+# A reference that renders its own kind ("Exercise 2.3", "Theorem 4") or its
+# chapter ("(Preliminaries)", appended by _ext/cross_references.py) reads
+# twice when the text says it again: "the exercise Exercise 2.3", "Theorem 4
+# (Preliminaries) in Preliminaries: ...".
+DOUBLED_REFERENCES = [
+    re.compile(
+        r"\b(?:exercises?|theorems?|lemmas?|definitions?|propositions?|"
+        r"corollar(?:y|ies)|figures?|fig\.|algorithms?|examples?)\s+"
+        r"\{(?:prf:ref|ref|numref)\}`(?![^`]*<)[^`]*`",
+        re.I,
+    ),
+    re.compile(
+        r"\{(?:prf:ref|ref|numref)\}`[^`<]*prelim[^`]*`\)?\s+(?:in|of|from)"
+        r"\s+(?:the\s+)?\[[^\]]*\]\(00-preliminaries",
+        re.I,
+    ),
+]
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
+def test_references_do_not_name_their_target_twice(path):
+    markdown = "\n".join(sources(load(path), "markdown"))
+    for pattern in DOUBLED_REFERENCES:
+        found = pattern.search(markdown)
+        assert not found, (
+            f"{found.group(0)!r} names its target twice once rendered: the "
+            "reference prints the kind and the chapter itself"
+        )
 
 
 def test_mllib_source_fits_79_characters():

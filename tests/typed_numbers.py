@@ -54,7 +54,7 @@ NUMBER = re.compile(
     (?P<mantissa>\d+\.\d+|\.\d+|\d+)
     (?:
         (?P<e>[eE][-+−]?\d+)                                  # 5.9e-8
-      | \s*[×x]\s*10(?:\^\{?(?P<caret>[-−]?\d+)\}?            # 2 × 10^{3}
+      | \s*(?:[×x]|\\times)\s*10(?:\^\{?(?P<caret>[-−]?\d+)\}?            # 2 × 10^{3}
                      |(?P<sup>[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))            # 3.46 × 10⁻⁴
     )?
     (?P<percent>\s?%|\\%)?
@@ -78,6 +78,7 @@ NAMING = re.compile(
     re.IGNORECASE,
 )
 GLUED = re.compile(r"\{eval\}`[^`]*`")
+LATEX_COMMAND = re.compile(r"\\[A-Za-z]+")
 # What holds no prose: role targets and labels, link targets, HTML tags,
 # directive options.
 NOT_PROSE = [
@@ -123,6 +124,8 @@ def value(match):
 def numbers_in(text):
     """Yield (typed text, value, context) for every number the text types."""
     text = GLUED.sub(" ", text)
+    # A LaTeX command is not a word a number can belong to (\approx0.5).
+    text = LATEX_COMMAND.sub(lambda m: m[0] + " ", text)
     for pattern in NOT_PROSE:
         text = pattern.sub(" ", text)
     for match in NUMBER.finditer(text):
