@@ -55,8 +55,9 @@ PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 CALL_GRACE = 10.0  # seconds past the cell timeout before a call is given up
 WATCH_EVERY = 0.5  # seconds between two counts of a sandbox's memory
 # As root, each sandbox runs as a user id of its own: UID_BASE plus a number
-# from the grader's process id and a counter, far above any real account.
+# from the checker's process id and a counter, far above any real account.
 UID_BASE = 0x60000000
+PID_BITS, COUNTER_BITS = 22, 9  # 2**22 is Linux's largest pid_max
 
 
 class SandboxUnavailable(RuntimeError):
@@ -135,10 +136,16 @@ _uids = itertools.count()
 
 
 def _fresh_uid():
-    """A user id no other sandbox of this machine's gradings has used: the
+    """A user id that no other sandbox running at the same time has: the
     kernel keeps state per user (keyrings, counts of inotify watches and
-    processes), so no two sandboxes share one."""
-    return UID_BASE + (os.getpid() % 2**16) * 2**12 + next(_uids) % 2**12
+    processes), so no two sandboxes share one. Two checkers alive at once
+    have two process ids, and one checker runs one sandbox at a time; a
+    checker's counter wraps after 512 sandboxes and a later batch may meet
+    an id again, when nothing of the earlier sandbox runs any more (and the
+    per-user state it could have left, keyrings, is refused by seccomp)."""
+    pid = os.getpid() % 2**PID_BITS
+    count = next(_uids) % 2**COUNTER_BITS
+    return UID_BASE + (pid << COUNTER_BITS) + count
 
 
 class Sandbox:
