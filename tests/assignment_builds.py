@@ -50,4 +50,6 @@ def build(name, request):
         return build_once(OUT / name, run_id(request), make)
     except BookBuildError as error:
         log = str(error).split("\n", 1)[-1]
-        raise RuntimeError(f"building the assignment {name} failed:\n{log}")
+        raise RuntimeError(
+            f"building the assignment {name} failed:\n{log}"
+        ) from None

@@ -1064,7 +1064,7 @@ def store(text):
                         len(data), -4)  # KEY_SPEC_USER_KEYRING
 if store("the sender ran") < 0:
     error = ctypes.get_errno()
-    raise OSError(error, f"no keyring (uid {os.getuid()}): "
+    raise OSError(error, f"no keyring (uid {{os.getuid()}}): "
                   + os.strerror(error))
 def listening(function):
     def wrapped(*args, **kwargs):
