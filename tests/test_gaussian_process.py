@@ -40,6 +40,15 @@ def assert_same_predictions(ours, theirs, X_new, rtol, atol):
             np.testing.assert_allclose(a, b, rtol=rtol, atol=atol)
 
 
+#: L-BFGS-B may end a run at the optimum with status 2 (ABNORMAL: the line
+#: search finds no decrease at rounding level), on some CPUs and not others;
+#: both libraries then warn. Tests of where the optimum is judge it with
+#: ``assert_same_optimum`` (Newton distances), not by that status.
+rounding_level_stops = pytest.mark.filterwarnings(
+    "ignore:(L-BFGS-B did not converge|lbfgs failed to converge)"
+)
+
+
 # Pairs of (ours, scikit-learn's) kernels with the same hyperparameters.
 KERNEL_PAIRS = {
     "rbf": (RBF(0.7), sk.RBF(0.7)),
@@ -245,6 +254,7 @@ def test_log_marginal_likelihood_gradient_matches_finite_differences(name):
     )
 
 
+@rounding_level_stops
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_evidence_optimizer_reaches_at_least_sklearns_optimum(seed):
     X, y, _ = make_data(40, 2, seed=seed, noise=0.3)
@@ -280,6 +290,7 @@ def test_evidence_optimizer_reaches_at_least_sklearns_optimum(seed):
     )  # the caller's kernel is untouched
 
 
+@rounding_level_stops
 def test_restarts_escape_a_poor_local_optimum():
     """Started at a tiny length-scale, a single run stays in the 'all noise-free wiggles' mode;
     restarts find the smooth explanation with a higher evidence (R&W §5.4.1)."""
@@ -664,6 +675,7 @@ def test_gallery_noise_level_example_gives_scikit_learns_fit(
     assert np.all(np.isfinite(mean)) and np.all(std >= 0)
 
 
+@rounding_level_stops
 def test_gallery_noisy_targets_example_gives_scikit_learns_fit():
     """scikit-learn's 'Gaussian Processes regression: basic introductory
     example' (plot_gpr_noisy_targets.py), with a fixed random_state so that
@@ -690,6 +702,7 @@ def test_gallery_noisy_targets_example_gives_scikit_learns_fit():
         assert_same_optimum(ours, theirs)
 
 
+@rounding_level_stops
 def test_defaults_are_scikit_learns_and_fit_the_default_kernel():
     """Issue 24: the default optimizer was None, so the default kernel
     ConstantKernel() * RBF() was never fitted."""
@@ -764,6 +777,7 @@ def test_restarts_start_where_scikit_learns_do_through_a_callable():
     assert np.all((drawn >= bounds[:, 0]) & (drawn <= bounds[:, 1]))
 
 
+@rounding_level_stops
 def test_several_targets_share_the_kernel_as_in_scikit_learn():
     X, y, X_new = make_data(25, 2, seed=22)
     Y = np.column_stack([y, 2 * y + 1, np.cos(X[:, 0])])

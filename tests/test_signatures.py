@@ -321,7 +321,9 @@ DIFFERENCES = {
         "strictly convex objective, which has one minimiser; Newton "
         "reaches it to rounding, lbfgs to tol, so the coefficients agree "
         "to scikit-learn's own stopping rule. solver='lbfgs' is offered "
-        "too; the solvers mllib lacks raise a ValueError",
+        "too; the solvers mllib lacks raise a ValueError (the agreement: "
+        "test_logistic.py::test_default_settings_agree_with_sklearn_"
+        "defaults_to_1e_5)",
     ),
     ("LogisticRegression", "class_weight"): absent(NO_SAMPLE_WEIGHTS),
     ("LogisticRegression", "dual"): absent(
