@@ -26,17 +26,22 @@ def best_time(fit, repeat=5, clock=time.perf_counter):
     return best
 
 
-def _best_of_alternating(ours, theirs, repeat):
-    """Best wall-clock and CPU times of two functions run alternately."""
-    best = {"ours": [float("inf")] * 2, "theirs": [float("inf")] * 2}
+def _alternating(ours, theirs, repeat):
+    """Wall-clock and CPU times of two functions run alternately: for each,
+    the best and the median of ``repeat`` runs, as ``(best_wall, best_cpu,
+    median_wall, median_cpu)``."""
+    times = {"ours": [], "theirs": []}
     for _ in range(repeat):
         for key, fit in (("ours", ours), ("theirs", theirs)):
             wall, cpu = time.perf_counter(), time.process_time()
             fit()
             wall = time.perf_counter() - wall
             cpu = time.process_time() - cpu
-            best[key] = [min(best[key][0], wall), min(best[key][1], cpu)]
-    return best["ours"], best["theirs"]
+            times[key].append((wall, cpu))
+    return tuple(
+        (*np.min(times[key], axis=0), *np.median(times[key], axis=0))
+        for key in ("ours", "theirs")
+    )
 
 
 def compare(name, ours, theirs, repeat=5, limit=2.0, targeted=False):
@@ -44,14 +49,16 @@ def compare(name, ours, theirs, repeat=5, limit=2.0, targeted=False):
     the ratio ours/theirs.
 
     The two are run alternately, ``repeat`` times each, so that a change in
-    the load of the machine affects both; each keeps its best wall-clock and
-    its best CPU time. ``limit`` is the target ratio (``None``: reported
-    only); ``targeted`` marks the rows of issue 18's table. Timing is
-    reported, never asserted. Returns the row as a dict.
+    the load of the machine affects both; each keeps its best and its median
+    wall-clock and CPU times. The ratio of the best wall-clock times is the
+    one judged against ``limit`` (``None``: reported only); the medians show
+    how much the load moved it. ``targeted`` marks the rows of issue 18's
+    table. Timing is reported, never asserted. Returns the row as a dict.
     """
-    (t_ours, c_ours), (t_theirs, c_theirs) = _best_of_alternating(
-        ours, theirs, repeat
-    )
+    (
+        (t_ours, c_ours, m_ours, mc_ours),
+        (t_theirs, c_theirs, m_theirs, mc_theirs),
+    ) = _alternating(ours, theirs, repeat)
     ratio = t_ours / t_theirs
     if limit is None:
         verdict = "no target"
@@ -60,7 +67,8 @@ def compare(name, ours, theirs, repeat=5, limit=2.0, targeted=False):
     print(
         f"{name:50s} mllib {1e3 * t_ours:9.2f} ms   scikit-learn "
         f"{1e3 * t_theirs:9.2f} ms   ratio {ratio:5.2f} "
-        f"(CPU time {c_ours / c_theirs:5.2f})  {verdict}",
+        f"(CPU time {c_ours / c_theirs:5.2f}; medians {m_ours / m_theirs:5.2f}, "
+        f"CPU {mc_ours / mc_theirs:5.2f})  {verdict}",
         flush=True,
     )
     return dict(
@@ -69,6 +77,8 @@ def compare(name, ours, theirs, repeat=5, limit=2.0, targeted=False):
         theirs=t_theirs,
         ratio=ratio,
         cpu_ratio=c_ours / c_theirs,
+        median_ratio=m_ours / m_theirs,
+        median_cpu_ratio=mc_ours / mc_theirs,
         limit=limit,
         targeted=targeted,
         ok=limit is None or ratio <= limit,
@@ -86,28 +96,35 @@ def growth(name, sizes, make_case, repeat=5, tolerance=0.2):
 
     ``make_case(n)`` returns the two zero-argument functions to time at size
     ``n`` (it may check there that they agree). At each size the two run
-    alternately, best of ``repeat``. The slopes of log(time) against log(n)
-    are compared: mllib's may exceed scikit-learn's by at most
-    ``tolerance``. Returns the row as a dict.
+    alternately, best of ``repeat`` (and the median CPU time, whose slopes
+    are printed too). The slopes of log(best time) against log(n) are
+    compared: mllib's may exceed scikit-learn's by at most ``tolerance``.
+    Returns the row as a dict.
     """
-    ours, theirs = [], []
+    ours, theirs, ours_cpu, theirs_cpu = [], [], [], []
     for n in sizes:
-        (t_ours, _), (t_theirs, _) = _best_of_alternating(
+        (t_ours, _, _, c_ours), (t_theirs, _, _, c_theirs) = _alternating(
             *make_case(n), repeat
         )
         ours.append(t_ours)
         theirs.append(t_theirs)
+        ours_cpu.append(c_ours)
+        theirs_cpu.append(c_theirs)
         print(
             f"{name:50s} n={n:6d}   mllib {1e3 * t_ours:9.2f} ms   "
             f"scikit-learn {1e3 * t_theirs:9.2f} ms   "
-            f"ratio {t_ours / t_theirs:5.2f}",
+            f"ratio {t_ours / t_theirs:5.2f} (median CPU "
+            f"{c_ours / c_theirs:5.2f})",
             flush=True,
         )
     slope, reference = loglog_slope(sizes, ours), loglog_slope(sizes, theirs)
+    cpu_slope = loglog_slope(sizes, ours_cpu)
+    cpu_reference = loglog_slope(sizes, theirs_cpu)
     ok = slope <= reference + tolerance
     print(
         f"{name:50s} log-log slope: mllib {slope:.2f}, scikit-learn "
-        f"{reference:.2f}  {'ok' if ok else f'ABOVE +{tolerance:g}'}",
+        f"{reference:.2f} (median CPU times: {cpu_slope:.2f}, "
+        f"{cpu_reference:.2f})  {'ok' if ok else f'ABOVE +{tolerance:g}'}",
         flush=True,
     )
     return dict(
@@ -117,6 +134,8 @@ def growth(name, sizes, make_case, repeat=5, tolerance=0.2):
         theirs=theirs,
         slope=slope,
         reference_slope=reference,
+        cpu_slope=cpu_slope,
+        cpu_reference_slope=cpu_reference,
         tolerance=tolerance,
         ok=ok,
     )
