@@ -1,7 +1,8 @@
 """How fit (or query) times grow with the number of samples, mllib against
 scikit-learn: the slope of log(time) against log(n).
 
-For k-means, DBSCAN, k-nearest neighbours, SVC and the trees, each estimator
+For k-means, DBSCAN, k-nearest neighbours (d = 10 and 5, each library's
+default search: a k-d tree), SVC and the trees, each estimator
 is timed at n = 1000, 4000, 16000 and, where a fit takes seconds rather than
 minutes, 64000, on the data of the ratio benchmarks (the same generators,
 more samples). mllib's slope may exceed scikit-learn's by at most 0.2: a
@@ -48,6 +49,11 @@ def rows():
             "KNeighborsClassifier predict, 1000 queries, d=10",
             SIZES,
             lambda n: knn_pair(*knn_data(n, 1000), check=True),
+        ),
+        growth(
+            "KNeighborsClassifier predict, 1000 queries, d=5",
+            SIZES,
+            lambda n: knn_pair(*knn_data(n, 1000, d=5), check=True),
         ),
         growth(
             "SVC rbf C=10, make_classification (d=10)",

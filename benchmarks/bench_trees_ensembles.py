@@ -11,7 +11,11 @@ import numpy as np
 from sklearn import ensemble as sk_ensemble
 from sklearn import neighbors as sk_neighbors
 from sklearn import tree as sk_tree
-from sklearn.datasets import make_classification, make_friedman1
+from sklearn.datasets import (
+    load_iris,
+    make_classification,
+    make_friedman1,
+)
 from threadpoolctl import threadpool_limits
 from timing import compare
 
@@ -122,14 +126,21 @@ def forest_rows(n=5000, d=20, trees=50):
 
 def knn_data(n, n_queries, d=10, seed=1):
     X, y = make_classification(
-        n + n_queries, n_features=d, n_informative=5, random_state=seed
+        n + n_queries,
+        n_features=d,
+        n_informative=min(5, d),
+        n_redundant=min(2, d - min(5, d)),
+        random_state=seed,
     )
     return X[:n], y[:n], X[n:]
 
 
-def knn_pair(X_train, y_train, X_query, k=5, check=False):
-    ours = KNeighborsClassifier(k).fit(X_train, y_train)
-    theirs = sk_neighbors.KNeighborsClassifier(k, algorithm="brute").fit(
+def knn_pair(X_train, y_train, X_query, k=5, algorithm="auto", check=False):
+    """Prediction by both libraries with the same search (by default each
+    one's ``"auto"``: a k-d tree for at most 15 features); checks that they
+    find the same neighbours."""
+    ours = KNeighborsClassifier(k, algorithm=algorithm).fit(X_train, y_train)
+    theirs = sk_neighbors.KNeighborsClassifier(k, algorithm=algorithm).fit(
         X_train, y_train
     )
     if check:
@@ -139,13 +150,58 @@ def knn_pair(X_train, y_train, X_query, k=5, check=False):
     return lambda: ours.predict(X_query), lambda: theirs.predict(X_query)
 
 
-def knn_rows(n=20000, n_queries=2000, d=10):
+def knn_grid_pair(k=15, resolution=100):
+    """The gallery's decision-boundary plot: two iris features, every point
+    of a 100 x 100 grid classified (scikit-learn's plot_classification)."""
+    X, y = load_iris(return_X_y=True)
+    X = X[:, :2]
+    axes = [
+        np.linspace(low - 1, high + 1, resolution)
+        for low, high in zip(X.min(axis=0), X.max(axis=0))
+    ]
+    grid = np.stack([a.ravel() for a in np.meshgrid(*axes)], axis=1)
+    ours = KNeighborsClassifier(k).fit(X, y)
+    theirs = sk_neighbors.KNeighborsClassifier(k).fit(X, y)
+    # the same distances; the neighbours themselves and so the vote may
+    # differ only where several points tie for the k-th place (iris repeats
+    # points, and the grid is regular)
+    distances = ours.kneighbors(grid, k + 1)[0]
+    np.testing.assert_allclose(
+        distances[:, :k], theirs.kneighbors(grid)[0], rtol=1e-12
+    )
+    untied = distances[:, k - 1] < distances[:, k]
+    np.testing.assert_array_equal(
+        ours.predict(grid[untied]), theirs.predict(grid[untied])
+    )
+    return lambda: ours.predict(grid), lambda: theirs.predict(grid)
+
+
+def knn_rows():
     return [
         compare(
-            f"KNeighborsClassifier predict, {n_queries} queries on {n}x{d}",
-            *knn_pair(*knn_data(n, n_queries, d), check=True),
+            "KNeighborsClassifier predict, 2000 queries on 20000x10",
+            *knn_pair(*knn_data(20000, 2000, 10), check=True),
             repeat=5,
-        )
+        ),
+        compare(
+            "KNeighborsClassifier predict, 2000 queries on 20000x10 (brute)",
+            *knn_pair(
+                *knn_data(20000, 2000, 10), algorithm="brute", check=True
+            ),
+            repeat=5,
+        ),
+        compare(
+            "KNeighborsClassifier predict, 1000 queries on 64000x5",
+            *knn_pair(*knn_data(64000, 1000, 5), check=True),
+            repeat=5,
+            targeted=True,
+        ),
+        compare(
+            "KNeighborsClassifier predict, iris 100x100 plot grid, k=15",
+            *knn_grid_pair(),
+            repeat=5,
+            targeted=True,
+        ),
     ]
 
 

@@ -1,4 +1,5 @@
-r"""k-nearest-neighbour classification and regression, by brute force.
+r"""k-nearest-neighbour classification and regression, by brute force or a
+k-d tree.
 
 Both estimators store the training set and, for a query :math:`x`, find the set
 :math:`N_k(x)` of the :math:`k` training points closest in Euclidean distance.
@@ -10,21 +11,32 @@ N_k(x)} v_i`. The vote weights are :math:`v_i=1` (``weights="uniform"``) or
 training points gets the average of those points only). Larger :math:`k`
 averages over more points: a smoother, lower-variance, more biased estimate.
 
-Queries are processed in chunks so that the block of squared distances (from
-the expansion :math:`\lVert x\rVert^2+\lVert y\rVert^2-2x^\top y`, one matrix
-product) stays small; in each row, :func:`k_smallest` finds the :math:`k`
-smallest in :math:`O(n)` time, and only those :math:`k` distances are
-recomputed directly (the expansion can leave :math:`10^{-8}` where the distance
-is 0) and sorted. Same results as scikit-learn's ``KNeighborsClassifier`` /
-``KNeighborsRegressor`` with ``algorithm="brute"`` and the default Euclidean
-metric, wherever no two training points are at exactly the same distance from a
-query at the :math:`k`-th place.
+Two searches find the same exact neighbours. **Brute force**
+(:func:`brute_force_neighbours`) processes the queries in chunks so that the
+block of squared distances (from the expansion :math:`\lVert x\rVert^2+\lVert
+y\rVert^2-2x^\top y`, one matrix product) stays small; in each row,
+:func:`k_smallest` finds the :math:`k` smallest in :math:`O(n)` time, and only
+those :math:`k` distances are recomputed directly (the expansion can leave
+:math:`10^{-8}` where the distance is 0) and sorted: :math:`O(nd)` per query.
+A **k-d tree** (``scipy.spatial.cKDTree``; Friedman, Bentley & Finkel 1977)
+splits the training set recursively at the median of one coordinate; a query
+descends to its leaf, then visits only the boxes that could hold a point
+closer than the :math:`k`-th found so far, about :math:`O(\log n)` per query
+in few dimensions, and no better than brute force in many (every box is then
+near every query). ``algorithm="auto"`` chooses as scikit-learn does: the
+tree for at most 15 features and :math:`k` below half the training set,
+brute force otherwise. Same results as scikit-learn's
+``KNeighborsClassifier`` / ``KNeighborsRegressor`` with the default Euclidean
+metric, wherever no two training points are at exactly the same distance from
+a query at the :math:`k`-th place.
 
 References: Fix & Hodges (1951); Cover & Hart (1967), *Nearest neighbor pattern
-classification*.
+classification*; Friedman, Bentley & Finkel (1977), *An algorithm for finding
+best matches in logarithmic expected time*, ACM TOMS 3.
 """
 
 import numpy as np
+from scipy.spatial import cKDTree
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -32,6 +44,11 @@ from .validation import check_int, encode_classes
 
 #: Squared distances per chunk of queries (about 16 MB of float64).
 CHUNK_ENTRIES = 2**21
+
+#: scikit-learn's names for the search; scipy has no ball tree, and a ball
+#: tree and a k-d tree return the same exact neighbours, so "ball_tree" is
+#: answered by the k-d tree.
+ALGORITHMS = ("auto", "ball_tree", "kd_tree", "brute")
 
 
 def k_smallest(scores, k):
@@ -64,20 +81,92 @@ def k_smallest(scores, k):
     return column[by_row_and_value][start[:, None] + np.arange(k)]
 
 
+def brute_force_neighbours(train, queries, k):
+    """Distances to and indices of the ``k`` nearest rows of ``train`` for
+    each row of ``queries``, both of shape (n_queries, k), increasing along
+    each row (among equal distances, the smaller index first)."""
+    chunk = max(1, CHUNK_ENTRIES // len(train))
+    distances = np.empty((len(queries), k))
+    indices = np.empty((len(queries), k), dtype=np.intp)
+    # ||x - t||^2 = ||x||^2 + ||t||^2 - 2 x.t ranks the training points t
+    # like ||t||^2 - 2 x.t: one matrix product per chunk (the data centred
+    # first: distances do not change, cancellation shrinks)
+    centre = train.mean(axis=0)
+    centred = train - centre
+    sq_norms = np.einsum("ij,ij->i", centred, centred)
+    for start in range(0, len(queries), chunk):
+        rows = slice(start, start + chunk)
+        scores = (queries[rows] - centre) @ (-2.0 * centred.T)
+        scores += sq_norms
+        nearest = np.sort(k_smallest(scores, k), axis=1)
+        # recompute the k distances directly: exact zeros for coinciding
+        # points, no cancellation
+        exact = np.linalg.norm(queries[rows, None, :] - train[nearest], axis=2)
+        # stable: ties keep the smaller index first
+        order = np.argsort(exact, axis=1, kind="stable")
+        indices[rows] = np.take_along_axis(nearest, order, axis=1)
+        distances[rows] = np.take_along_axis(exact, order, axis=1)
+    return distances, indices
+
+
+def kd_tree_neighbours(tree, queries, k):
+    """As :func:`brute_force_neighbours`, searching the k-d ``tree``
+    (``scipy.spatial.cKDTree``) of the training set; its distances are
+    computed from the differences, so they are exact to rounding."""
+    distances, indices = tree.query(queries, k=k)
+    distances = distances.reshape(len(queries), k)  # k = 1 gives 1-D
+    indices = indices.reshape(len(queries), k)
+    # the tree orders equal distances arbitrarily: the smaller index first
+    order = np.lexsort((indices, distances))
+    return (
+        np.take_along_axis(distances, order, axis=1),
+        np.take_along_axis(indices, order, axis=1),
+    )
+
+
+def choose_search(algorithm, n_samples, n_features, n_neighbors):
+    """``"kd_tree"`` or ``"brute"``: scikit-learn's rule for ``"auto"``
+    (brute force for more than 15 features, where a tree prunes little, or
+    for ``n_neighbors`` at least half the training set, where every query
+    visits most of it); ``"ball_tree"`` is answered by the k-d tree."""
+    if algorithm == "auto":
+        many = n_features > 15 or n_neighbors >= n_samples // 2
+        return "brute" if many else "kd_tree"
+    return "brute" if algorithm == "brute" else "kd_tree"
+
+
 class _KNeighborsBase(BaseEstimator):
-    def __init__(self, n_neighbors=5, *, weights="uniform"):
+    def __init__(
+        self,
+        n_neighbors=5,
+        *,
+        weights="uniform",
+        algorithm="auto",
+        leaf_size=30,
+    ):
         self.n_neighbors = n_neighbors
         self.weights = weights
+        self.algorithm = algorithm
+        self.leaf_size = leaf_size
 
     def _store(self, X, y):
-        check_int(self.n_neighbors, "n_neighbors", low=1)
+        n_neighbors = check_int(self.n_neighbors, "n_neighbors", low=1)
         if self.weights not in ("uniform", "distance"):
             raise ValueError(
                 'weights must be "uniform" or "distance"; got '
                 f"{self.weights!r}."
             )
+        if self.algorithm not in ALGORITHMS:
+            raise ValueError(
+                f"algorithm must be one of {ALGORITHMS}; got "
+                f"{self.algorithm!r}."
+            )
+        leaf_size = check_int(self.leaf_size, "leaf_size", low=1)
         self._fit_X, self._y = X.copy(), y
         self.n_samples_fit_ = len(X)
+        self._fit_method = choose_search(self.algorithm, *X.shape, n_neighbors)
+        if self._fit_method == "kd_tree":
+            self._tree = cKDTree(self._fit_X, leafsize=leaf_size)
         return self
 
     def kneighbors(self, X, n_neighbors=None, return_distance=True):
@@ -92,8 +181,8 @@ class _KNeighborsBase(BaseEstimator):
         indices : ndarray of shape (n_queries, n_neighbors)
             Rows of the training set; among equal distances, the smaller index
             comes first. If several training points tie for the last place,
-            which of them are returned depends on the rounding of the
-            expansion, as in scikit-learn.
+            which of them are returned depends on the search (the order of
+            the tree, the rounding of the expansion), as in scikit-learn.
         """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
@@ -104,31 +193,10 @@ class _KNeighborsBase(BaseEstimator):
                 "training samples, "
                 f"{self.n_samples_fit_}."
             )
-        chunk = max(1, CHUNK_ENTRIES // self.n_samples_fit_)
-        distances, indices = (
-            np.empty((len(X), k)),
-            np.empty((len(X), k), dtype=np.intp),
-        )
-        # ||x - t||^2 = ||x||^2 + ||t||^2 - 2 x.t ranks the training points t
-        # like ||t||^2 - 2 x.t: one matrix product per chunk (the data
-        # centred first: distances do not change, cancellation shrinks)
-        centre = self._fit_X.mean(axis=0)
-        train = self._fit_X - centre
-        sq_norms = np.einsum("ij,ij->i", train, train)
-        for start in range(0, len(X), chunk):
-            rows = slice(start, start + chunk)
-            scores = (X[rows] - centre) @ (-2.0 * train.T)
-            scores += sq_norms
-            nearest = np.sort(k_smallest(scores, k), axis=1)
-            # recompute the k distances directly: exact zeros for coinciding
-            # points, no cancellation
-            exact = np.linalg.norm(
-                X[rows, None, :] - self._fit_X[nearest], axis=2
-            )
-            # stable: ties keep the smaller index first
-            order = np.argsort(exact, axis=1, kind="stable")
-            indices[rows] = np.take_along_axis(nearest, order, axis=1)
-            distances[rows] = np.take_along_axis(exact, order, axis=1)
+        if self._fit_method == "kd_tree":
+            distances, indices = kd_tree_neighbours(self._tree, X, k)
+        else:
+            distances, indices = brute_force_neighbours(self._fit_X, X, k)
         return (distances, indices) if return_distance else indices
 
     def _neighbours_and_votes(self, X):
@@ -156,14 +224,22 @@ class KNeighborsClassifier(ClassifierMixin, _KNeighborsBase):
         :math:`k`.
     weights : {"uniform", "distance"}
         Vote weight of each neighbour: 1, or the inverse of its distance.
+    algorithm : {"auto", "ball_tree", "kd_tree", "brute"}
+        The search (module docstring): a k-d tree (``"kd_tree"``, and
+        ``"ball_tree"`` too), brute force, or ``"auto"``, scikit-learn's
+        choice between them (:func:`choose_search`). All find the same
+        neighbours; only the time differs.
+    leaf_size : int
+        Most training points in a leaf of the tree: small leaves prune more
+        and cost more nodes.
 
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
     n_samples_fit_, n_features_in_ : int
 
-    Equivalent to
-    ``sklearn.neighbors.KNeighborsClassifier(algorithm="brute")``.
+    Equivalent to ``sklearn.neighbors.KNeighborsClassifier`` with its
+    default Euclidean metric.
     """
 
     def fit(self, X, y):
@@ -195,8 +271,8 @@ class KNeighborsRegressor(RegressorMixin, _KNeighborsBase):
     training points.
 
     Parameters and attributes as :class:`KNeighborsClassifier` (without
-    ``classes_``). Equivalent to
-    ``sklearn.neighbors.KNeighborsRegressor(algorithm="brute")``.
+    ``classes_``). Equivalent to ``sklearn.neighbors.KNeighborsRegressor``
+    with its default Euclidean metric.
     """
 
     def fit(self, X, y):

@@ -1,4 +1,6 @@
-"""mllib.neighbors: k-nearest neighbours against scikit-learn's brute-force search."""
+"""mllib.neighbors: k-nearest neighbours against scikit-learn's, by each of
+the searches (brute force, k-d tree, and scikit-learn's choice between them).
+"""
 
 import numpy as np
 import pytest
@@ -13,6 +15,7 @@ from sklearn.datasets import (
 import mllib.neighbors
 from mllib.exceptions import NotFittedError
 from mllib.neighbors import (
+    ALGORITHMS,
     KNeighborsClassifier,
     KNeighborsRegressor,
     k_smallest,
@@ -42,14 +45,17 @@ def _classification_sets():
 CLASSIFICATION = _classification_sets()
 
 
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
 @pytest.mark.parametrize("name", CLASSIFICATION)
 @pytest.mark.parametrize("k", [1, 5, 15])
 @pytest.mark.parametrize("weights", ["uniform", "distance"])
-def test_classifier_equals_scikit_learn_brute_force(name, k, weights):
+def test_classifier_equals_scikit_learn(name, k, weights, algorithm):
     X_train, y_train, X_test, _ = _split(*CLASSIFICATION[name])
-    ours = KNeighborsClassifier(k, weights=weights).fit(X_train, y_train)
+    ours = KNeighborsClassifier(k, weights=weights, algorithm=algorithm).fit(
+        X_train, y_train
+    )
     theirs = sk_neighbors.KNeighborsClassifier(
-        k, weights=weights, algorithm="brute"
+        k, weights=weights, algorithm=algorithm
     ).fit(X_train, y_train)
     distances, indices = ours.kneighbors(X_test)
     sk_distances, sk_indices = theirs.kneighbors(X_test)
@@ -64,13 +70,16 @@ def test_classifier_equals_scikit_learn_brute_force(name, k, weights):
     np.testing.assert_array_equal(ours.predict(X_test), theirs.predict(X_test))
 
 
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
 @pytest.mark.parametrize("k", [1, 4, 20])
 @pytest.mark.parametrize("weights", ["uniform", "distance"])
-def test_regressor_equals_scikit_learn_brute_force(k, weights):
+def test_regressor_equals_scikit_learn(k, weights, algorithm):
     X_train, y_train, X_test, _ = _split(*load_diabetes(return_X_y=True))
-    ours = KNeighborsRegressor(k, weights=weights).fit(X_train, y_train)
+    ours = KNeighborsRegressor(k, weights=weights, algorithm=algorithm).fit(
+        X_train, y_train
+    )
     theirs = sk_neighbors.KNeighborsRegressor(
-        k, weights=weights, algorithm="brute"
+        k, weights=weights, algorithm=algorithm
     ).fit(X_train, y_train)
     np.testing.assert_allclose(
         ours.predict(X_test), theirs.predict(X_test), rtol=1e-10
@@ -80,7 +89,7 @@ def test_regressor_equals_scikit_learn_brute_force(k, weights):
 
 def test_chunks_do_not_change_the_answer(monkeypatch):
     X_train, y_train, X_test, _ = _split(*CLASSIFICATION["cancer"])
-    model = KNeighborsClassifier(7).fit(X_train, y_train)
+    model = KNeighborsClassifier(7, algorithm="brute").fit(X_train, y_train)
     whole = model.kneighbors(X_test)
     monkeypatch.setattr(
         mllib.neighbors, "CHUNK_ENTRIES", 3 * len(X_train) + 1
@@ -90,14 +99,17 @@ def test_chunks_do_not_change_the_answer(monkeypatch):
     np.testing.assert_allclose(whole[0], chunked[0], rtol=1e-12)
 
 
-def test_neighbours_by_brute_force_distances():
+@pytest.mark.parametrize("algorithm", ["brute", "kd_tree"])
+def test_neighbours_by_brute_force_distances(algorithm):
     rng = np.random.default_rng(1)
     X, Q = (
         rng.normal(size=(60, 3)) + 1e4,
         rng.normal(size=(20, 3)) + 1e4,
     )  # far from the origin
     distances, indices = (
-        KNeighborsRegressor(6).fit(X, np.zeros(60)).kneighbors(Q)
+        KNeighborsRegressor(6, algorithm=algorithm)
+        .fit(X, np.zeros(60))
+        .kneighbors(Q)
     )
     exact = np.sqrt(((Q[:, None, :] - X[None, :, :]) ** 2).sum(-1))
     np.testing.assert_array_equal(indices, np.argsort(exact, axis=1)[:, :6])
@@ -168,17 +180,43 @@ def test_bad_input():
         KNeighborsClassifier().fit(X, y).predict(X[:, :1])
     with pytest.raises(ValueError, match="continuous"):
         KNeighborsClassifier().fit(X, y + 0.5)
+    with pytest.raises(ValueError, match="algorithm"):
+        KNeighborsClassifier(algorithm="kdtree").fit(X, y)
+    for leaf_size in (0, 2.5):
+        with pytest.raises(ValueError, match="leaf_size"):
+            KNeighborsClassifier(leaf_size=leaf_size).fit(X, y)
 
 
-def test_ties_at_the_last_place_still_give_a_set_of_nearest_neighbours():
-    """On a grid many points tie; whichever are returned, none may be farther than one left out."""
+@pytest.mark.parametrize(
+    "n_samples, n_features, k",
+    [(100, 15, 5), (100, 16, 5), (100, 2, 49), (100, 2, 50), (101, 2, 50)],
+)
+def test_auto_chooses_the_search_scikit_learn_chooses(
+    n_samples, n_features, k
+):
+    X = np.random.default_rng(0).normal(size=(n_samples, n_features))
+    y = np.arange(n_samples) % 2
+    ours = KNeighborsClassifier(k).fit(X, y)
+    theirs = sk_neighbors.KNeighborsClassifier(k).fit(X, y)
+    assert ours._fit_method == theirs._fit_method
+
+
+@pytest.mark.parametrize("algorithm", ["brute", "kd_tree"])
+@pytest.mark.parametrize("leaf_size", [1, 30])
+def test_ties_at_the_last_place_still_give_a_set_of_nearest_neighbours(
+    algorithm, leaf_size
+):
+    """On a grid many points tie; whichever are returned, none may be
+    farther than one left out."""
     rng = np.random.default_rng(3)
     X, Q = (
         rng.integers(-3, 4, size=(80, 2)).astype(float),
         rng.integers(-3, 4, size=(40, 2)).astype(float),
     )
     distances, indices = (
-        KNeighborsRegressor(7).fit(X, np.zeros(80)).kneighbors(Q)
+        KNeighborsRegressor(7, algorithm=algorithm, leaf_size=leaf_size)
+        .fit(X, np.zeros(80))
+        .kneighbors(Q)
     )
     exact = np.sqrt(((Q[:, None, :] - X[None, :, :]) ** 2).sum(-1))
     for row in range(len(Q)):

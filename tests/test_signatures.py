@@ -411,8 +411,6 @@ DIFFERENCES = {
         (model, parameter): absent(reason)
         for model in ("KNeighborsClassifier", "KNeighborsRegressor")
         for parameter, reason in {
-            "algorithm": EXACT_NEIGHBOURS,
-            "leaf_size": EXACT_NEIGHBOURS,
             "metric": EUCLIDEAN_ONLY,
             "metric_params": EUCLIDEAN_ONLY,
             "p": EUCLIDEAN_ONLY,
