@@ -9,6 +9,7 @@ from sklearn import cluster as sk
 from sklearn import metrics as sk_metrics
 from sklearn.datasets import load_iris, load_wine, make_blobs, make_moons
 
+import mllib.cluster.kmeans
 from mllib.cluster import (
     DBSCAN,
     AgglomerativeClustering,
@@ -110,6 +111,18 @@ def test_assignment_is_the_argmin_with_ties_to_the_lowest_index():
     np.testing.assert_array_equal(
         assign_labels(X, centers), np.argmin(cdist(X, centers), axis=1)
     )
+
+
+def test_blocks_and_memory_layout_do_not_change_the_assignment(monkeypatch):
+    rng = np.random.default_rng(1)
+    X, centers = rng.normal(size=(1000, 4)), rng.normal(size=(7, 4))
+    X[::10] = centers[3]  # exact ties between equal centres below
+    centers[5] = centers[3]
+    whole = assign_labels(X, centers)
+    np.testing.assert_array_equal(whole, np.argmin(cdist(X, centers), 1))
+    monkeypatch.setattr(mllib.cluster.kmeans, "SCORES_PER_BLOCK", 7 * 64 + 1)
+    for layout in (X, np.asfortranarray(X)):  # blocks of 64 samples
+        np.testing.assert_array_equal(assign_labels(layout, centers), whole)
 
 
 def test_empty_cluster_takes_the_farthest_sample_like_sklearn():

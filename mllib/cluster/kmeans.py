@@ -4,7 +4,7 @@ and restarts."""
 import warnings
 
 import numpy as np
-from scipy.sparse import csr_matrix
+from scipy.sparse import csc_matrix
 from sklearn.base import (
     BaseEstimator,
     ClassNamePrefixFeaturesOutMixin,
@@ -19,6 +19,10 @@ from ..kernels import squared_euclidean_distances
 from ..validation import check_int, check_random_state, check_scalar
 from .kmeans_plusplus import kmeans_plusplus
 
+#: Scores per block of samples in the assignment step (512 kB of float64):
+#: a block stays in the processor's cache while its argmin is taken.
+SCORES_PER_BLOCK = 2**16
+
 
 def assign_labels(X, centers):
     r"""Assignment step: send each sample to its nearest centre,
@@ -30,18 +34,27 @@ def assign_labels(X, centers):
     The argmin uses the expansion
     :math:`\lVert x-\mu\rVert^2=\lVert x\rVert^2-2x^\top\mu+\lVert\mu\rVert^2`
     without the :math:`\lVert x\rVert^2` term, which is the same for every
-    centre: one matrix product for all the pairs (scikit-learn's Lloyd step
-    does the same).
+    centre: one matrix product for all the pairs of a block of samples
+    (scikit-learn's Lloyd step does the same). The product reads ``X.T``,
+    contiguous when ``X`` is in Fortran order, as :func:`lloyd` passes it.
     """
-    scores = (-2.0 * centers) @ X.T  # row k: -2 mu_k^T x_i ...
-    scores += np.sum(centers**2, axis=1)[:, None]  # ... + ||mu_k||^2
-    # argmin over the k rows, each a whole row at a time (np.argmin along
-    # the short axis would cost one call per sample): the smallest score of
-    # each sample, then the first centre that reaches it
-    smallest = np.min(scores, axis=0)
-    labels = np.full(len(X), len(centers) - 1)
-    for k in range(len(centers) - 2, -1, -1):
-        labels[scores[k] == smallest] = k
+    n_clusters = len(centers)
+    minus_two_centers = -2.0 * centers
+    sq_norms = np.sum(centers**2, axis=1)[:, None]
+    labels = np.empty(len(X), dtype=np.intp)
+    block = max(1, SCORES_PER_BLOCK // n_clusters)
+    for start in range(0, len(X), block):
+        rows = slice(start, start + block)
+        scores = minus_two_centers @ X[rows].T  # row k: -2 mu_k^T x_i ...
+        scores += sq_norms  # ... + ||mu_k||^2
+        # argmin over the k rows, each a whole row at a time (np.argmin
+        # along the short axis would cost one call per sample): the
+        # smallest score of each sample, then the first centre reaching it
+        smallest = np.min(scores, axis=0)
+        block_labels = labels[rows]  # a view: filled in place
+        block_labels.fill(n_clusters - 1)
+        for k in range(n_clusters - 2, -1, -1):
+            np.putmask(block_labels, scores[k] == smallest, k)
     return labels
 
 
@@ -59,10 +72,11 @@ def update_centers(X, labels, centers):
     scikit-learn's rule, which never raises the objective.
     """
     n, n_clusters = len(X), len(centers)
-    responsibilities = csr_matrix(
-        (np.ones(n), labels, np.arange(n + 1)), shape=(n, n_clusters)
+    # R^T, shape (n_clusters, n): column i holds a single 1, in row c_i
+    responsibilities_t = csc_matrix(
+        (np.ones(n), labels, np.arange(n + 1)), shape=(n_clusters, n)
     )
-    sums = responsibilities.T @ X
+    sums = responsibilities_t @ X
     counts = np.bincount(labels, minlength=n_clusters)
     empty = np.flatnonzero(counts == 0)
     if len(empty):
@@ -111,9 +125,12 @@ def lloyd(X, centers, *, max_iter=300, tol=0.0):
     n_iter : int
     converged : bool
     """
+    # the assignment's matrix product reads X.T, the update's sparse product
+    # X: each runs fastest on its own layout (Fortran and C order)
+    X_fortran = np.asfortranarray(X)
     previous_labels, converged, n_iter = None, False, 0
     for n_iter in range(1, max_iter + 1):
-        labels = assign_labels(X, centers)
+        labels = assign_labels(X_fortran, centers)
         new_centers = update_centers(X, labels, centers)
         shift = np.sum((new_centers - centers) ** 2)
         centers = new_centers
@@ -124,11 +141,11 @@ def lloyd(X, centers, *, max_iter=300, tol=0.0):
             break
         if shift <= tol:
             converged = True
-            labels = assign_labels(X, centers)  # they match the final centres
+            labels = assign_labels(X_fortran, centers)  # final centres' labels
             break
         previous_labels = labels
     else:
-        labels = assign_labels(X, centers)
+        labels = assign_labels(X_fortran, centers)
     return centers, labels, inertia(X, centers, labels), n_iter, converged
 
 
@@ -215,9 +232,9 @@ class KMeans(
                 f"samples ({len(X)})."
             )
         max_iter = check_int(self.max_iter, "max_iter", low=1)
-        tol = check_scalar(self.tol, "tol", low=0) * float(
-            np.mean(np.var(X, axis=0))
-        )
+        tol = check_scalar(self.tol, "tol", low=0)
+        if tol > 0:  # relative to the mean feature variance (a pass over X)
+            tol *= float(np.mean(np.var(X, axis=0)))
         init, n_init = self._check_init(X, n_clusters)
         rng = check_random_state(self.random_state)
 
