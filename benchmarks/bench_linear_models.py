@@ -2,7 +2,8 @@
 
 Ridge on 20000×100 (the primal Cholesky solve), Ridge on 500×5000 (the dual one), the lasso
 on 5000×200 at an alpha that keeps about 20 non-zero coefficients, and the elastic net on the
-same data. The features are correlated (Toeplitz, correlation 0.5 between neighbours), which
+same data, and the gallery's lasso and elastic-net paths on diabetes. The
+features are correlated (Toeplitz, correlation 0.5 between neighbours), which
 makes coordinate descent need more sweeps than on independent features.
 
 Both libraries run with single-threaded BLAS (``threadpoolctl``): on a small machine shared
@@ -15,10 +16,11 @@ Run from the repository root: ``python benchmarks/bench_linear_models.py``.
 
 import numpy as np
 from sklearn import linear_model as sk
+from sklearn.datasets import load_diabetes
 from threadpoolctl import threadpool_limits
 from timing import compare as compare_best_of
 
-from mllib.linear_model import ElasticNet, Lasso, Ridge
+from mllib.linear_model import ElasticNet, Lasso, Ridge, enet_path
 
 
 def correlated_regression(n, d, n_informative, seed, rho=0.5):
@@ -79,6 +81,32 @@ def rows():
             lambda: sk.ElasticNet(alpha=alpha).fit(X, y),
         )
     )
+    return results + path_rows()
+
+
+def path_rows():
+    """The gallery's regularisation paths (plot_lasso_lasso_lars_elasticnet
+    _path): diabetes, standardised, 100 alphas down to eps = 5e-3, each fit
+    warm-started from the previous one."""
+    X, y = load_diabetes(return_X_y=True)
+    X = X / X.std(axis=0)
+    results = []
+    for name, l1_ratio in [("lasso_path", 1.0), ("enet_path", 0.8)]:
+        ours = lambda: enet_path(X, y, eps=5e-3, l1_ratio=l1_ratio)
+        theirs = lambda: sk.enet_path(X, y, eps=5e-3, l1_ratio=l1_ratio)
+        (alphas, coefs, _), (sk_alphas, sk_coefs, _) = ours(), theirs()
+        np.testing.assert_allclose(alphas, sk_alphas, rtol=1e-12)
+        # both stop on the same duality-gap rule (1e-4 ||y||^2), so the
+        # coefficients agree closely but not to rounding
+        scale = np.abs(sk_coefs).max()
+        assert np.abs(coefs - sk_coefs).max() < 1e-2 * scale
+        results.append(
+            compare(
+                f"{name} diabetes 442x10, 100 alphas, l1_ratio={l1_ratio:g}",
+                ours,
+                theirs,
+            )
+        )
     return results
 
 

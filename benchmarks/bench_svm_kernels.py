@@ -26,6 +26,7 @@ SMO reads are about a sixth of them).
 """
 
 import numpy as np
+from scipy.stats import loguniform
 from sklearn import svm as sk_svm
 from sklearn.datasets import (
     load_digits,
@@ -33,7 +34,9 @@ from sklearn.datasets import (
     make_friedman1,
     make_moons,
 )
+from sklearn.gaussian_process.kernels import ExpSineSquared
 from sklearn.kernel_ridge import KernelRidge as SkKernelRidge
+from sklearn.model_selection import GridSearchCV, RandomizedSearchCV
 from threadpoolctl import threadpool_limits
 from timing import best_time, compare
 
@@ -136,6 +139,84 @@ def kernel_ridge_rows():
     return results
 
 
+def kernel_ridge_gallery_rows():
+    """The gallery's kernel ridge workloads (plot_kernel_ridge_regression):
+    a noisy sine on [0, 5], a grid search over alpha and gamma on 100
+    samples (20 settings x 5 folds), prediction on 100000 points, and one
+    fit on 2000."""
+    rng = np.random.RandomState(42)
+    X = 5 * rng.rand(10000, 1)
+    y = np.sin(X).ravel()
+    y[::5] += 3 * (0.5 - rng.rand(X.shape[0] // 5))
+    X_plot = np.linspace(0, 5, 100000)[:, None]
+    grid = {"alpha": [1e0, 0.1, 1e-2, 1e-3], "gamma": np.logspace(-2, 2, 5)}
+    search = lambda model: GridSearchCV(model, grid).fit(X[:100], y[:100])
+    ours = search(KernelRidge(kernel="rbf", gamma=0.1))
+    theirs = search(SkKernelRidge(kernel="rbf", gamma=0.1))
+    assert ours.best_params_ == theirs.best_params_
+    np.testing.assert_allclose(
+        ours.predict(X_plot), theirs.predict(X_plot), rtol=1e-6, atol=1e-8
+    )
+    fit = lambda model: model(kernel="rbf", alpha=0.01, gamma=10).fit(
+        X[:2000], y[:2000]
+    )
+    return periodic_kernel_ridge_rows() + [
+        compare(
+            "KernelRidge rbf GridSearchCV, 100 samples (gallery)",
+            lambda: search(KernelRidge(kernel="rbf", gamma=0.1)),
+            lambda: search(SkKernelRidge(kernel="rbf", gamma=0.1)),
+            repeat=3,
+            targeted=True,
+        ),
+        compare(
+            "KernelRidge rbf predict 100000 points from 100 (gallery)",
+            lambda: ours.predict(X_plot),
+            lambda: theirs.predict(X_plot),
+            targeted=True,
+        ),
+        compare(
+            "KernelRidge rbf fit, 2000 samples (gallery)",
+            lambda: fit(KernelRidge),
+            lambda: fit(SkKernelRidge),
+            targeted=True,
+        ),
+    ]
+
+
+def periodic_kernel_ridge_rows(n_iter=40):
+    """The gallery's other kernel ridge workload (plot_compare_gpr_krr): a
+    periodic kernel given as a callable (scikit-learn's ExpSineSquared,
+    which mllib checks to be positive semi-definite at each fit) and a
+    randomised search over alpha and its two parameters, 40 samples."""
+    rng = np.random.RandomState(0)
+    data = np.linspace(0, 30, num=1000).reshape(-1, 1)
+    train = rng.choice(np.arange(0, 400), size=40, replace=False)
+    X, y = data[train], np.sin(data[train]).ravel() + 0.3 * rng.randn(40)
+    distributions = {
+        "alpha": loguniform(1e0, 1e3),
+        "kernel__length_scale": loguniform(1e-2, 1e2),
+        "kernel__periodicity": loguniform(1e0, 1e1),
+    }
+    search = lambda model: RandomizedSearchCV(
+        model(kernel=ExpSineSquared()),
+        param_distributions=distributions,
+        n_iter=n_iter,
+        random_state=0,
+    ).fit(X, y)
+    ours, theirs = search(KernelRidge), search(SkKernelRidge)
+    assert ours.best_params_ == theirs.best_params_
+    return [
+        compare(
+            f"KernelRidge periodic kernel, RandomizedSearchCV {n_iter} x 5 "
+            "(gallery)",
+            lambda: search(KernelRidge),
+            lambda: search(SkKernelRidge),
+            repeat=3,
+            targeted=True,
+        )
+    ]
+
+
 def ridge_primal_dual_rows(n=1000):
     """The cost comparison of the kernel-methods chapter: primal vs dual ridge as d grows (no scikit-learn)."""
     rng = np.random.default_rng(0)
@@ -154,7 +235,12 @@ def ridge_primal_dual_rows(n=1000):
 
 
 def rows():
-    return svc_rows() + multiclass_svc_rows() + kernel_ridge_rows()
+    return (
+        svc_rows()
+        + multiclass_svc_rows()
+        + kernel_ridge_rows()
+        + kernel_ridge_gallery_rows()
+    )
 
 
 if __name__ == "__main__":
