@@ -38,7 +38,7 @@ from sklearn.gaussian_process.kernels import ExpSineSquared
 from sklearn.kernel_ridge import KernelRidge as SkKernelRidge
 from sklearn.model_selection import GridSearchCV, RandomizedSearchCV
 from threadpoolctl import threadpool_limits
-from timing import best_time, compare
+from timing import ISSUE_24_LIMIT, best_time, compare
 
 from mllib.kernel_ridge import KernelRidge
 from mllib.linear_model import Ridge
@@ -166,18 +166,21 @@ def kernel_ridge_gallery_rows():
             lambda: search(KernelRidge(kernel="rbf", gamma=0.1)),
             lambda: search(SkKernelRidge(kernel="rbf", gamma=0.1)),
             repeat=3,
+            limit=ISSUE_24_LIMIT,
             targeted=True,
         ),
         compare(
             "KernelRidge rbf predict 100000 points from 100 (gallery)",
             lambda: ours.predict(X_plot),
             lambda: theirs.predict(X_plot),
+            limit=ISSUE_24_LIMIT,
             targeted=True,
         ),
         compare(
             "KernelRidge rbf fit, 2000 samples (gallery)",
             lambda: fit(KernelRidge),
             lambda: fit(SkKernelRidge),
+            limit=ISSUE_24_LIMIT,
             targeted=True,
         ),
     ]
@@ -212,6 +215,7 @@ def periodic_kernel_ridge_rows(n_iter=40):
             lambda: search(KernelRidge),
             lambda: search(SkKernelRidge),
             repeat=3,
+            limit=ISSUE_24_LIMIT,
             targeted=True,
         )
     ]

@@ -17,7 +17,7 @@ from sklearn.datasets import (
     make_friedman1,
 )
 from threadpoolctl import threadpool_limits
-from timing import compare
+from timing import ISSUE_24_LIMIT, compare
 
 from mllib.ensemble import (
     AdaBoostClassifier,
@@ -194,12 +194,14 @@ def knn_rows():
             "KNeighborsClassifier predict, 1000 queries on 64000x5",
             *knn_pair(*knn_data(64000, 1000, 5), check=True),
             repeat=5,
+            limit=ISSUE_24_LIMIT,
             targeted=True,
         ),
         compare(
             "KNeighborsClassifier predict, iris 100x100 plot grid, k=15",
             *knn_grid_pair(),
             repeat=5,
+            limit=ISSUE_24_LIMIT,
             targeted=True,
         ),
     ]

@@ -22,7 +22,7 @@ from sklearn import cluster as skc
 from sklearn import mixture as skm
 from sklearn.datasets import make_blobs
 from threadpoolctl import threadpool_limits
-from timing import compare
+from timing import ISSUE_24_LIMIT, compare
 
 from mllib.cluster import DBSCAN, KMeans, kmeans_plusplus
 from mllib.exceptions import ConvergenceWarning
@@ -91,6 +91,7 @@ def rows():
                 "KMeans 50000x10, k=8, 20 Lloyd iterations",
                 *kmeans_pair(X, init, check=True, max_iter=20, tol=0.0),
                 repeat=7,
+                limit=ISSUE_24_LIMIT,
                 targeted=True,
             )
         )

@@ -85,8 +85,9 @@ def machine():
 
 def ratio_table(rows):
     lines = [
-        "| benchmark | mllib (ms) | scikit-learn (ms) | ratio | limit | |",
-        "|---|---:|---:|---:|---:|---|",
+        "| benchmark | mllib (ms) | scikit-learn (ms) | ratio | median "
+        "ratio (CPU) | limit | |",
+        "|---|---:|---:|---:|---:|---:|---|",
     ]
     for row in rows:
         limit = "-" if row["limit"] is None else f"{row['limit']:g}"
@@ -97,8 +98,9 @@ def ratio_table(rows):
         name = f"**{row['name']}**" if row["targeted"] else row["name"]
         lines.append(
             f"| {name} | {1e3 * row['ours']:.1f} | "
-            f"{1e3 * row['theirs']:.1f} | {row['ratio']:.2f} | {limit} | "
-            f"{verdict} |"
+            f"{1e3 * row['theirs']:.1f} | {row['ratio']:.2f} | "
+            f"{row['median_ratio']:.2f} ({row['median_cpu_ratio']:.2f}) | "
+            f"{limit} | {verdict} |"
         )
     return lines
 
@@ -149,9 +151,12 @@ def markdown(ratios, growths, loads):
     about = textwrap.fill(
         "Fit (or query) time of mllib divided by scikit-learn's, both "
         "single-threaded (`threadpool_limits(1)`), best of 3-15 alternating "
-        "runs in one process. Limits (issue 18): 1.5 for the trees and "
-        "AdaBoost, 2 for the rest; the rows of issue 18's table (in bold) "
-        "are its targets, the perceptrons have none. Growth: slope of "
+        "runs in one process, and the ratio of the medians of those runs "
+        "(wall clock, and CPU time in brackets), which shows how much the "
+        "load of a shared machine moved it. Limits (issue 18): 1.5 for the "
+        "trees and AdaBoost, 2 for the rest; the rows of issue 18's table "
+        "(in bold) are its targets, the perceptrons have none. Issue 24's "
+        "rows (in bold, the gallery's workloads) have the limit 1.5. Growth: slope of "
         "log(time) against log(n); mllib's may exceed scikit-learn's by at "
         "most 0.2.",
         width=79,
