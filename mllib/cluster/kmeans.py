@@ -19,9 +19,10 @@ from ..kernels import squared_euclidean_distances
 from ..validation import check_int, check_random_state, check_scalar
 from .kmeans_plusplus import kmeans_plusplus
 
-#: Scores per block of samples in the assignment step (512 kB of float64):
-#: a block stays in the processor's cache while its argmin is taken.
-SCORES_PER_BLOCK = 2**16
+#: Samples per block in the assignment step: the block's scores (8192 per
+#: centre) stay in the processor's cache for a few centres, and their memory
+#: stays bounded for many.
+SAMPLES_PER_BLOCK = 8192
 
 
 def assign_labels(X, centers):
@@ -42,9 +43,8 @@ def assign_labels(X, centers):
     minus_two_centers = -2.0 * centers
     sq_norms = np.sum(centers**2, axis=1)[:, None]
     labels = np.empty(len(X), dtype=np.intp)
-    block = max(1, SCORES_PER_BLOCK // n_clusters)
-    for start in range(0, len(X), block):
-        rows = slice(start, start + block)
+    for start in range(0, len(X), SAMPLES_PER_BLOCK):
+        rows = slice(start, start + SAMPLES_PER_BLOCK)
         scores = minus_two_centers @ X[rows].T  # row k: -2 mu_k^T x_i ...
         scores += sq_norms  # ... + ||mu_k||^2
         # argmin over the k rows, each a whole row at a time (np.argmin
