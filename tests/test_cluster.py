@@ -123,6 +123,10 @@ def test_blocks_and_memory_layout_do_not_change_the_assignment(monkeypatch):
     monkeypatch.setattr(mllib.cluster.kmeans, "SAMPLES_PER_BLOCK", 64)
     for layout in (X, np.asfortranarray(X)):  # 16 blocks, the last short
         np.testing.assert_array_equal(assign_labels(layout, centers), whole)
+    # the same labels by np.argmin along each sample's row of scores
+    monkeypatch.setattr(mllib.cluster.kmeans, "FEW_CENTRES", 1)
+    for layout in (X, np.asfortranarray(X)):
+        np.testing.assert_array_equal(assign_labels(layout, centers), whole)
 
 
 def test_empty_cluster_takes_the_farthest_sample_like_sklearn():

@@ -24,6 +24,10 @@ from .kmeans_plusplus import kmeans_plusplus
 #: stays bounded for many.
 SAMPLES_PER_BLOCK = 8192
 
+#: Up to this many centres the assignment takes its argmin one centre at a
+#: time; beyond, one sample at a time (``np.argmin`` along each row).
+FEW_CENTRES = 16
+
 
 def assign_labels(X, centers):
     r"""Assignment step: send each sample to its nearest centre,
@@ -41,15 +45,23 @@ def assign_labels(X, centers):
     """
     n_clusters = len(centers)
     minus_two_centers = -2.0 * centers
-    sq_norms = np.sum(centers**2, axis=1)[:, None]
+    sq_norms = np.sum(centers**2, axis=1)
     labels = np.empty(len(X), dtype=np.intp)
     for start in range(0, len(X), SAMPLES_PER_BLOCK):
         rows = slice(start, start + SAMPLES_PER_BLOCK)
+        if n_clusters > FEW_CENTRES:
+            # one row per sample, -2 x_i^T mu_k + ||mu_k||^2, and np.argmin
+            # along it (the first index among ties)
+            scores = X[rows] @ minus_two_centers.T
+            scores += sq_norms
+            labels[rows] = np.argmin(scores, axis=1)
+            continue
+        # few centres: one row per centre, and the argmin over the k rows,
+        # each a whole row at a time (np.argmin along so short a row costs
+        # more in its call than in its work): the smallest score of each
+        # sample, then the first centre reaching it
         scores = minus_two_centers @ X[rows].T  # row k: -2 mu_k^T x_i ...
-        scores += sq_norms  # ... + ||mu_k||^2
-        # argmin over the k rows, each a whole row at a time (np.argmin
-        # along the short axis would cost one call per sample): the
-        # smallest score of each sample, then the first centre reaching it
+        scores += sq_norms[:, None]  # ... + ||mu_k||^2
         smallest = np.min(scores, axis=0)
         block_labels = labels[rows]  # a view: filled in place
         block_labels.fill(n_clusters - 1)
