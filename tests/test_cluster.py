@@ -120,7 +120,7 @@ def test_blocks_and_memory_layout_do_not_change_the_assignment(monkeypatch):
     centers[5] = centers[3]
     whole = assign_labels(X, centers)
     np.testing.assert_array_equal(whole, np.argmin(cdist(X, centers), 1))
-    monkeypatch.setattr(mllib.cluster.kmeans, "SAMPLES_PER_BLOCK", 64)
+    monkeypatch.setattr(mllib.cluster.kmeans, "SCORES_PER_BLOCK", 7 * 64)
     for layout in (X, np.asfortranarray(X)):  # 16 blocks, the last short
         np.testing.assert_array_equal(assign_labels(layout, centers), whole)
     # the same labels by np.argmin along each sample's row of scores

@@ -19,10 +19,10 @@ from ..kernels import squared_euclidean_distances
 from ..validation import check_int, check_random_state, check_scalar
 from .kmeans_plusplus import kmeans_plusplus
 
-#: Samples per block in the assignment step: the block's scores (8192 per
-#: centre) stay in the processor's cache for a few centres, and their memory
-#: stays bounded for many.
-SAMPLES_PER_BLOCK = 8192
+#: Scores per block of samples in the assignment step (512 kB of float64):
+#: a block stays in the processor's cache while its argmin is taken, and
+#: memory stays bounded however many samples and centres.
+SCORES_PER_BLOCK = 2**16
 
 #: Up to this many centres the assignment takes its argmin one centre at a
 #: time; beyond, one sample at a time (``np.argmin`` along each row).
@@ -47,8 +47,9 @@ def assign_labels(X, centers):
     minus_two_centers = -2.0 * centers
     sq_norms = np.sum(centers**2, axis=1)
     labels = np.empty(len(X), dtype=np.intp)
-    for start in range(0, len(X), SAMPLES_PER_BLOCK):
-        rows = slice(start, start + SAMPLES_PER_BLOCK)
+    block = max(1, SCORES_PER_BLOCK // n_clusters)
+    for start in range(0, len(X), block):
+        rows = slice(start, start + block)
         if n_clusters > FEW_CENTRES:
             # one row per sample, -2 x_i^T mu_k + ||mu_k||^2, and np.argmin
             # along it (the first index among ties)
