@@ -291,10 +291,6 @@ DIFFERENCES = {
         for model in ("Lasso", "ElasticNet")
         for parameter, reason in {
             "copy_X": NO_COPY,
-            "positive": (
-                "a sign constraint (issue 24 item 6); the default False "
-                "is what mllib solves"
-            ),
             "precompute": (
                 "whether to precompute the Gram matrix, a speed choice "
                 "that gives the same coordinate updates"
@@ -307,7 +303,6 @@ DIFFERENCES = {
                 "only for selection='random'; the cyclic updates mllib "
                 "makes draw nothing"
             ),
-            "warm_start": NO_WARM_START,
         }.items()
     },
     ("LogisticRegression", "penalty"): default(
