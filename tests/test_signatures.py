@@ -305,22 +305,18 @@ DIFFERENCES = {
             ),
         }.items()
     },
-    ("LogisticRegression", "penalty"): default(
-        "scikit-learn 1.8 deprecated penalty in favour of l1_ratio and C; "
-        "its default 'deprecated' means the l2 penalty (l1_ratio=0), which "
-        "is mllib's 'l2'",
-    ),
     ("LogisticRegression", "solver"): default(
         "mllib's default 'newton' (Newton's method with a Cholesky solve, "
         "the book's IRLS) and scikit-learn's 'lbfgs' minimise the same "
         "strictly convex objective, which has one minimiser; Newton "
         "reaches it to rounding, lbfgs to tol, so the coefficients agree "
         "to scikit-learn's own stopping rule. solver='lbfgs' is offered "
-        "too; the solvers mllib lacks raise a ValueError (the agreement: "
+        "too, and 'newton' runs proximal Newton for l1_ratio > 0, where "
+        "scikit-learn needs 'saga'; the solvers mllib lacks raise a "
+        "ValueError (the agreement: "
         "test_logistic.py::test_default_settings_agree_with_sklearn_"
         "defaults_to_1e_5)",
     ),
-    ("LogisticRegression", "class_weight"): absent(NO_SAMPLE_WEIGHTS),
     ("LogisticRegression", "dual"): absent(
         "the dual formulation of liblinear; the default False (the primal) "
         "is what mllib solves",
@@ -329,16 +325,11 @@ DIFFERENCES = {
         "only for the liblinear solver; mllib leaves the intercept "
         "unpenalised, as scikit-learn's default solver does",
     ),
-    ("LogisticRegression", "l1_ratio"): absent(
-        "the l1 share of an elastic-net penalty (issue 24 item 6); the "
-        "default 0 is the pure l2 penalty mllib uses",
-    ),
     ("LogisticRegression", "random_state"): absent(
         "only for the sag, saga and liblinear solvers",
     ),
     ("LogisticRegression", "n_jobs"): absent(RUNTIME),
     ("LogisticRegression", "verbose"): absent(RUNTIME),
-    ("LogisticRegression", "warm_start"): absent(NO_WARM_START),
     ("PoissonRegressor", "solver"): absent(CONVEX_SOLVER),
     ("PoissonRegressor", "verbose"): absent(RUNTIME),
     ("PoissonRegressor", "warm_start"): absent(NO_WARM_START),
