@@ -397,7 +397,10 @@ def test_convergence_warnings():
         ({"penalty": "l3"}, "penalty"),
         ({"l1_ratio": 1.5}, "l1_ratio must be in"),
         ({"l1_ratio": 1.0, "solver": "lbfgs"}, 'Use solver="newton"'),
-        ({"penalty": "l1", "l1_ratio": 1.0, "solver": "gd"}, 'Use solver="newton"'),
+        (
+            {"penalty": "l1", "l1_ratio": 1.0, "solver": "gd"},
+            'Use solver="newton"',
+        ),
         ({"solver": "saga"}, "solver"),
         ({"solver": "liblinear"}, "sklearn.linear_model.LogisticRegression"),
         ({"class_weight": "uniform"}, "class_weight"),
@@ -769,3 +772,99 @@ def test_many_degenerate_problems_no_crash_and_no_worse_than_sklearn(
         distance = np.linalg.norm(parameters(ours) - parameters(ref))
         slack = np.linalg.norm(r_ours) * distance + 1e-12 * (1 + F_ref)
         assert F_ours <= F_ref + slack, seed
+
+
+# --- end to end, in the style of scikit-learn's gallery ------------------------
+
+
+def test_gallery_l1_sparsity_with_pipeline_grid_search_and_curves():
+    """plot_logistic_l1_l2_sparsity and a grid search over (C, l1_ratio) on
+    bundled digits (two classes), with mllib's estimator in scikit-learn's
+    Pipeline, GridSearchCV, validation_curve, learning_curve and a
+    display: every score agrees with scikit-learn's saga run to 1e-10."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from sklearn.metrics import RocCurveDisplay
+    from sklearn.model_selection import (
+        GridSearchCV,
+        learning_curve,
+        validation_curve,
+    )
+    from sklearn.pipeline import make_pipeline
+
+    X, y = load_digits(return_X_y=True)
+    X, y = X[:300], (y[:300] > 4).astype(int)
+    grid = {
+        # not C so small that every weight is 0: the prediction is then the
+        # sign of an intercept near 0, a tie that rounding decides
+        "logisticregression__C": [0.1, 0.5],
+        "logisticregression__l1_ratio": [0.5, 1.0],
+    }
+
+    def search(model):
+        pipe = make_pipeline(StandardScaler(), model)
+        return GridSearchCV(pipe, grid, cv=3).fit(X, y)
+
+    ours = search(LogisticRegression(tol=1e-8, max_iter=200))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ref = search(
+            sk.LogisticRegression(solver="saga", tol=1e-10, max_iter=10_000)
+        )
+    np.testing.assert_allclose(
+        ours.cv_results_["mean_test_score"],
+        ref.cv_results_["mean_test_score"],
+        atol=1 / len(y),  # at most one sample, near the boundary, may move
+    )
+    model = ours.best_estimator_[-1]
+    # the l1 share makes the solution sparse: the smaller C, the sparser
+    sparsity = [
+        np.mean(
+            make_pipeline(
+                StandardScaler(), LogisticRegression(C=C, l1_ratio=1.0)
+            )
+            .fit(X, y)[-1]
+            .coef_
+            == 0
+        )
+        for C in (0.01, 0.1, 1.0)
+    ]
+    assert sparsity[0] > sparsity[1] > sparsity[2]
+    assert np.mean(model.coef_ == 0) > 0
+    pipe = make_pipeline(StandardScaler(), LogisticRegression(l1_ratio=1.0))
+    train, test = validation_curve(
+        pipe,
+        X,
+        y,
+        param_name="logisticregression__C",
+        param_range=[0.01, 0.1, 1.0],
+        cv=3,
+    )
+    assert np.all(np.isfinite(test)) and train.mean(1)[-1] >= train.mean(1)[0]
+    sizes, _, test = learning_curve(pipe, X, y, cv=3, train_sizes=[0.5, 1.0])
+    assert np.all(np.isfinite(test))
+    display = RocCurveDisplay.from_estimator(ours, X, y)
+    assert 0.5 < display.roc_auc <= 1
+
+
+def test_gallery_lasso_and_elastic_net_positive_with_grid_search():
+    """plot_lasso_and_elasticnet's positive variant with GridSearchCV over
+    alpha: the same chosen alpha and test scores as scikit-learn's."""
+    from sklearn.datasets import load_diabetes
+    from sklearn.model_selection import GridSearchCV
+
+    from mllib.linear_model import ElasticNet
+
+    X, y = load_diabetes(return_X_y=True)
+    grid = {"alpha": [1e-3, 1e-2, 1e-1], "l1_ratio": [0.5, 1.0]}
+    ours = GridSearchCV(ElasticNet(positive=True, tol=1e-8), grid, cv=3)
+    ref = GridSearchCV(sk.ElasticNet(positive=True, tol=1e-8), grid, cv=3)
+    ours.fit(X, y), ref.fit(X, y)
+    assert ours.best_params_ == ref.best_params_
+    np.testing.assert_allclose(
+        ours.cv_results_["mean_test_score"],
+        ref.cv_results_["mean_test_score"],
+        rtol=1e-6,
+    )
+    assert np.all(ours.best_estimator_.coef_ >= 0)
