@@ -146,10 +146,11 @@ class OneVsRestClassifier(_Reduction):
         n_features) and labels ``y`` of shape (n_samples,), or one per
         label of an indicator matrix ``y`` of shape (n_samples, L); return
         self."""
-        # a sparse indicator matrix is read as the dense one
-        y = y.toarray() if hasattr(y, "toarray") else np.asarray(y)
-        if y.ndim == 2 and y.shape[1] > 1:
-            return self._fit_multilabel(X, y)
+        if y is not None:  # (None: validate_data says y is required)
+            # a sparse indicator matrix is read as the dense one
+            y = y.toarray() if hasattr(y, "toarray") else np.asarray(y)
+            if y.ndim == 2 and y.shape[1] > 1:
+                return self._fit_multilabel(X, y)
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.multilabel_ = False
         self.classes_, y_index = encode_classes(y, estimator=self)
