@@ -652,6 +652,23 @@ def test_class_weight_matches_sklearn(name, class_weight):
     np.testing.assert_allclose(ours.intercept_, ref.intercept_, atol=1e-7)
 
 
+def test_balanced_class_weight_counts_in_sample_weights_like_sklearn():
+    X, y = DATA["wine"]
+    s = np.random.default_rng(0).uniform(0.2, 3.0, size=len(y))
+    ours = LogisticRegression(class_weight="balanced", tol=1e-10)
+    ours.fit(X, y, sample_weight=s)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ref = sk.LogisticRegression(
+            solver="newton-cholesky",
+            class_weight="balanced",
+            tol=1e-14,
+            max_iter=1000,
+        ).fit(X, y, sample_weight=s)
+    np.testing.assert_allclose(ours.coef_, ref.coef_, atol=1e-7)
+    np.testing.assert_allclose(ours.intercept_, ref.intercept_, atol=1e-7)
+
+
 def test_class_weight_is_sample_duplication_and_scales_with_sample_weight():
     """An integer class weight is the same fit as repeating that class's
     samples; sample_weight multiplies it; with an l1 share as well."""

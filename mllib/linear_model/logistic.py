@@ -177,9 +177,12 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
             )
         X, y = validate_data(self, X, y, dtype=np.float64)
         classes, y_index = encode_classes(y, estimator=self)
+        weights = check_sample_weight(sample_weight, len(y))
         weights = (
-            check_sample_weight(sample_weight, len(y))
-            * (_class_weights(self.class_weight, classes, y_index)[y_index])
+            weights
+            * _class_weights(self.class_weight, classes, y_index, weights)[
+                y_index
+            ]
         )
         n, d = X.shape
         K = len(classes)
@@ -477,14 +480,17 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         return self.classes_[np.argmax(scores, axis=1)]
 
 
-def _class_weights(class_weight, classes, y_index):
+def _class_weights(class_weight, classes, y_index, sample_weight):
     """The weight of each class, shape (K,), from ``class_weight``: None
-    (all 1), ``"balanced"`` (n / (K n_k)) or a dict {label: weight}."""
+    (all 1), ``"balanced"`` (n / (K n_k), with n and n_k counted in sample
+    weights, as scikit-learn does) or a dict {label: weight}."""
     if class_weight is None:
         return np.ones(len(classes))
     if isinstance(class_weight, str) and class_weight == "balanced":
-        counts = np.bincount(y_index, minlength=len(classes))
-        return len(y_index) / (len(classes) * counts)
+        counts = np.bincount(
+            y_index, weights=sample_weight, minlength=len(classes)
+        )
+        return counts.sum() / (len(classes) * counts)
     if not isinstance(class_weight, dict):
         raise ValueError(
             'class_weight must be None, "balanced" or a dict {label: '
