@@ -178,12 +178,10 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y, dtype=np.float64)
         classes, y_index = encode_classes(y, estimator=self)
         weights = check_sample_weight(sample_weight, len(y))
-        weights = (
-            weights
-            * _class_weights(self.class_weight, classes, y_index, weights)[
-                y_index
-            ]
+        per_class = _class_weights(
+            self.class_weight, classes, y_index, weights
         )
+        weights = weights * per_class[y_index]  # s_i: sample x class weight
         n, d = X.shape
         K = len(classes)
         # a new Fortran-ordered design matrix (the caller's X is untouched):
