@@ -104,6 +104,54 @@ def test_adaboost_with_stumps_equals_scikit_learn(data, learning_rate):
     )
     for mine, sk in zip(ours.staged_predict(X), theirs.staged_predict(X)):
         np.testing.assert_array_equal(mine, sk)
+    # SAMME's probabilities and the vote-weighted importances (issue 24)
+    np.testing.assert_allclose(
+        ours.predict_proba(X), theirs.predict_proba(X), rtol=1e-9, atol=1e-12
+    )
+    for mine, sk in zip(
+        ours.staged_predict_proba(X), theirs.staged_predict_proba(X)
+    ):
+        np.testing.assert_allclose(mine, sk, rtol=1e-9, atol=1e-12)
+    if data is not _iris:  # iris: petal length and width split setosa
+        # off identically, a tie between features that scikit-learn breaks
+        # at random (same predictions, importances credited differently)
+        np.testing.assert_allclose(
+            ours.feature_importances_,
+            theirs.feature_importances_,
+            rtol=1e-9,
+            atol=1e-12,
+        )
+
+
+def test_adaboost_probabilities_are_the_softmax_of_the_scaled_votes():
+    """p = softmax(f / (K - 1)) from the normalised votes f, which sum to
+    zero; for two classes p_1 = sigmoid(decision), the decision being
+    f_1 - f_0 = 2 f_1."""
+    for X, y in (_iris(), _binary()):
+        model = AdaBoostClassifier(n_estimators=15).fit(X, y)
+        decision, proba = model.decision_function(X), model.predict_proba(X)
+        np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+        if decision.ndim == 1:
+            np.testing.assert_allclose(
+                proba[:, 1], 1 / (1 + np.exp(-decision)), rtol=1e-12
+            )
+        else:
+            np.testing.assert_allclose(decision.sum(axis=1), 0, atol=1e-12)
+            log_ratio = np.log(proba[:, 1:] / proba[:, :1])
+            np.testing.assert_allclose(
+                log_ratio, (decision[:, 1:] - decision[:, :1]) / 2, rtol=1e-9
+            )
+        np.testing.assert_array_equal(
+            model.classes_[np.argmax(proba, axis=1)], model.predict(X)
+        )
+        weights = model.estimator_weights_[: len(model.estimators_)]
+        expected = sum(
+            w * e.feature_importances_
+            for w, e in zip(weights, model.estimators_)
+        )
+        np.testing.assert_allclose(
+            model.feature_importances_, expected / weights.sum(), rtol=1e-12
+        )
 
 
 def test_adaboost_is_forward_stagewise_exponential_loss():
@@ -495,3 +543,88 @@ def test_bad_inputs():
             model.predict(X)
     with pytest.raises(ValueError, match="features"):
         AdaBoostClassifier(n_estimators=3).fit(X, y).predict(X[:, :2])
+
+
+# ------------------------------------------------- warm start and one class
+
+
+@pytest.mark.parametrize(
+    "make, data",
+    [
+        (lambda **k: RandomForestClassifier(**k), _iris),
+        (lambda **k: RandomForestRegressor(max_features=0.5, **k), _diabetes),
+        (lambda **k: BaggingClassifier(max_features=0.5, **k), _binary),
+    ],
+)
+def test_warm_start_adds_the_members_a_single_fit_would_grow(make, data):
+    """Fitting 4 members, then 9 with warm_start, keeps the first 4 (the
+    same objects) and gives the forest that 9 members fitted at once give."""
+    X, y = data()
+    model = make(n_estimators=4, warm_start=True, random_state=3).fit(X, y)
+    first = list(model.estimators_)
+    model.set_params(n_estimators=9).fit(X, y)
+    assert model.estimators_[:4] == first and len(model.estimators_) == 9
+    at_once = make(n_estimators=9, random_state=3).fit(X, y)
+    for a, b in zip(model.estimators_, at_once.estimators_):
+        np.testing.assert_array_equal(a.tree_.threshold, b.tree_.threshold)
+    for a, b in zip(model.estimators_samples_, at_once.estimators_samples_):
+        np.testing.assert_array_equal(a, b)
+    predict = getattr(model, "predict_proba", model.predict)
+    np.testing.assert_array_equal(
+        predict(X), getattr(at_once, predict.__name__)(X)
+    )
+    with pytest.warns(UserWarning, match="without increasing"):
+        model.fit(X, y)
+    assert len(model.estimators_) == 9
+    with pytest.raises(ValueError, match="larger or equal"):
+        model.set_params(n_estimators=3).fit(X, y)
+    cold = make(n_estimators=4, random_state=3).fit(X, y)
+    cold.set_params(n_estimators=6).fit(X, y)  # warm_start=False: refits
+    assert len(cold.estimators_) == 6
+
+
+def test_warm_start_with_out_of_bag_score_as_scikit_learn():
+    """Forests recompute the out-of-bag score over all trees; bagging
+    refuses the combination (both as scikit-learn)."""
+    X, y = _iris()
+    grown = RandomForestClassifier(
+        n_estimators=10, oob_score=True, warm_start=True, random_state=0
+    ).fit(X, y)
+    grown.set_params(n_estimators=30).fit(X, y)
+    at_once = RandomForestClassifier(
+        n_estimators=30, oob_score=True, random_state=0
+    ).fit(X, y)
+    assert grown.oob_score_ == at_once.oob_score_
+    np.testing.assert_array_equal(
+        grown.oob_decision_function_, at_once.oob_decision_function_
+    )
+    with pytest.raises(ValueError, match="warm_start"):
+        BaggingClassifier(oob_score=True, warm_start=True).fit(X, y)
+
+
+@pytest.mark.parametrize("make", [RandomForestClassifier, BaggingClassifier])
+def test_a_single_class_is_fitted_as_scikit_learn_does(make):
+    X, _ = _iris()
+    y = np.full(len(X), "only")
+    model = make(n_estimators=5, random_state=0).fit(X, y)
+    theirs = getattr(sk_ensemble, make.__name__)(n_estimators=5).fit(X, y)
+    np.testing.assert_array_equal(model.classes_, theirs.classes_)
+    assert model.n_classes_ == theirs.n_classes_ == 1
+    np.testing.assert_array_equal(model.predict(X), theirs.predict(X))
+    np.testing.assert_array_equal(
+        model.predict_proba(X), theirs.predict_proba(X)
+    )
+    if make is RandomForestClassifier:
+        np.testing.assert_array_equal(
+            model.feature_importances_, theirs.feature_importances_
+        )
+
+
+def test_forests_pass_max_leaf_nodes_and_ccp_alpha_to_their_trees():
+    X, y = _diabetes()
+    forest = RandomForestRegressor(
+        n_estimators=5, max_leaf_nodes=6, ccp_alpha=1.0, random_state=0
+    ).fit(X, y)
+    for tree in forest.estimators_:
+        assert tree.max_leaf_nodes == 6 and tree.ccp_alpha == 1.0
+        assert tree.get_n_leaves() <= 6
