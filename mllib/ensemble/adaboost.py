@@ -89,6 +89,8 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
     estimator_errors_ : ndarray of shape (n_estimators,)
         The weighted errors :math:`\\varepsilon_t` (1 for rounds that did not
         run).
+    feature_importances_ : ndarray of shape (n_features,)
+        The vote-weighted mean of the weak learners' importances.
     """
 
     def __init__(

@@ -172,16 +172,27 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
     random_state : None, int or numpy.random.Generator
         Chooses the features searched when ``max_features`` is below the number
         of features.
+    max_leaf_nodes : int (at least 2) or None
+        Grow best first (:mod:`mllib.tree.builder`): split the node whose
+        split decreases the weighted impurity most, until the tree has this
+        many leaves; nodes are then numbered in order of creation, as in
+        scikit-learn. None grows depth by depth without a leaf budget.
     ccp_alpha : float, non-negative
         Cost-complexity parameter :math:`\alpha`: the grown tree is pruned to
         the smallest subtree minimising :math:`R(T) + \alpha|\tilde T|`.
 
+    ``y`` may have several columns (outputs): a node's impurity is then the
+    mean of the outputs' impurities, and each leaf predicts every output.
+
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-    n_classes_ : int
+    classes_ : ndarray of shape (n_classes,), or a list of them (one per
+        output) when ``y`` has several outputs
+    n_classes_ : int, or ndarray of shape (n_outputs,)
+    n_outputs_ : int
     tree_ : :class:`~mllib.tree.structure.Tree`
-        The node arrays (``value`` holds class proportions).
+        The node arrays (``value`` holds class proportions); ``apply`` and
+        ``decision_path`` give the leaf and the root-to-leaf path of a row.
     max_features_ : int
     feature_importances_ : ndarray of shape (n_features,)
     n_features_in_ : int
@@ -281,7 +292,9 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
     ``sklearn.tree.DecisionTreeRegressor`` with ``criterion="squared_error"``
     (see :class:`DecisionTreeClassifier` for the parameters and the float32
     caveat; here ``tree_.value`` holds the leaf means and ``tree_.impurity``
-    the weighted variances).
+    the weighted variances). With several outputs (``y`` of shape
+    (n_samples, n_outputs)) the criterion is the mean of the outputs'
+    squared errors and ``predict`` returns shape (n_samples, n_outputs).
     """
 
     def __init__(
