@@ -628,3 +628,102 @@ def test_forests_pass_max_leaf_nodes_and_ccp_alpha_to_their_trees():
     for tree in forest.estimators_:
         assert tree.max_leaf_nodes == 6 and tree.ccp_alpha == 1.0
         assert tree.get_n_leaves() <= 6
+
+
+# ----------------------------------------- scikit-learn's gallery, mllib inside
+
+
+def test_gallery_grid_search_curves_and_displays_with_trees_and_boosting():
+    """The gallery's workflow with mllib's estimators in scikit-learn's
+    tools: grid searches over max_leaf_nodes and AdaBoost's rounds give
+    scikit-learn's scores (tie-free data: one float32 feature for the tree,
+    AdaBoost's stumps as in the test above), the curves run, and the
+    decision-boundary display draws predict_proba."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from sklearn.inspection import DecisionBoundaryDisplay
+    from sklearn.model_selection import (
+        GridSearchCV,
+        learning_curve,
+        validation_curve,
+    )
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.tree import DecisionTreeClassifier as SkTree
+
+    rng = np.random.default_rng(0)
+    x = _float32(rng.normal(size=(300, 1)))
+    y = (np.sin(3 * x[:, 0]) + 0.5 * rng.normal(size=300) > 0).astype(int)
+    grid = {"decisiontreeclassifier__max_leaf_nodes": [2, 3, 5, 8, 13]}
+    ours, theirs = (
+        GridSearchCV(make_pipeline(StandardScaler(), tree), grid, cv=5)
+        .fit(x, y)
+        .cv_results_["mean_test_score"]
+        for tree in (DecisionTreeClassifier(), SkTree())
+    )
+    np.testing.assert_array_equal(ours, theirs)
+    X, labels = _binary()
+    rounds = {"n_estimators": [5, 20, 40]}
+    ours, theirs = (
+        GridSearchCV(model, rounds, cv=3).fit(X, labels).cv_results_
+        for model in (
+            AdaBoostClassifier(),
+            sk_ensemble.AdaBoostClassifier(random_state=0),
+        )
+    )
+    np.testing.assert_array_equal(
+        ours["mean_test_score"], theirs["mean_test_score"]
+    )
+    train, test = validation_curve(
+        DecisionTreeClassifier(),
+        x,
+        y,
+        param_name="max_leaf_nodes",
+        param_range=[2, 4, 8, 16, 64],
+        cv=3,
+    )
+    # more leaves fit the training folds at least as well (nested trees)
+    assert np.all(np.diff(train.mean(axis=1)) >= -1e-12)
+    assert np.isfinite(test).all()
+    _, train, test = learning_curve(
+        RandomForestClassifier(n_estimators=10, random_state=0),
+        X,
+        labels,
+        cv=3,
+        train_sizes=[0.3, 1.0],
+    )
+    majority = np.bincount(labels).max() / len(labels)  # chance level
+    assert np.isfinite(test).all() and np.all(test.mean(axis=1) > majority)
+    fig, ax = plt.subplots()
+    model = AdaBoostClassifier(n_estimators=10).fit(X[:, :2], labels)
+    display = DecisionBoundaryDisplay.from_estimator(
+        model, X[:, :2], response_method="predict_proba", ax=ax
+    )
+    plt.close(fig)
+    assert display.response.min() >= 0 and display.response.max() <= 1
+
+
+def test_gallery_out_of_bag_error_curve_with_warm_start():
+    """The gallery's OOB-error plot: grow one forest with warm_start, read
+    oob_score_ after each size. The curve is that of forests fitted from
+    scratch, and with many trees the OOB error approaches the test error."""
+    X, y = make_classification(
+        600, n_features=8, n_informative=4, random_state=2
+    )
+    X, X_test, y, y_test = X[:400], X[400:], y[:400], y[400:]
+    forest = RandomForestClassifier(
+        warm_start=True, oob_score=True, random_state=1
+    )
+    errors = []
+    for size in (15, 30, 60):
+        forest.set_params(n_estimators=size).fit(X, y)
+        errors.append(1 - forest.oob_score_)
+        fresh = RandomForestClassifier(
+            size, oob_score=True, random_state=1
+        ).fit(X, y)
+        assert forest.oob_score_ == fresh.oob_score_
+    # both estimate the same error; with 200 test and 400 OOB points each
+    # has a standard error near 0.02, so 0.1 is about 3.5 combined ones
+    assert abs(errors[-1] - (1 - forest.score(X_test, y_test))) < 0.1
