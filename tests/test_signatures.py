@@ -222,8 +222,6 @@ DIFFERENCES = {
             "GradientBoostingRegressor",
         )
         for parameter, reason in {
-            "ccp_alpha": GROWTH_DEFAULTS,
-            "max_leaf_nodes": GROWTH_DEFAULTS,
             "min_impurity_decrease": GROWTH_DEFAULTS,
             "min_weight_fraction_leaf": GROWTH_DEFAULTS,
             "criterion": (
