@@ -727,3 +727,38 @@ def test_gallery_out_of_bag_error_curve_with_warm_start():
     # both estimate the same error; with 200 test and 400 OOB points each
     # has a standard error near 0.02, so 0.1 is about 3.5 combined ones
     assert abs(errors[-1] - (1 - forest.score(X_test, y_test))) < 0.1
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_degenerate_problems_fit_and_give_valid_probabilities(seed):
+    """Tiny problems with repeated values, duplicated rows, constant
+    features and one to three classes: the ensembles fit, their
+    probabilities are distributions whose argmax is the prediction."""
+    rng = np.random.default_rng(seed)
+    n, d = int(rng.integers(2, 15)), int(rng.integers(1, 4))
+    X = rng.integers(0, 3, size=(n, d)).astype(float)
+    X[:, rng.random(d) < 0.3] = 0.0  # constant features
+    X = np.repeat(X, rng.integers(1, 3), axis=0)  # duplicated rows
+    y = rng.integers(0, 1 + seed % 3, size=len(X))  # seed % 3 == 0: 1 class
+    models = [
+        RandomForestClassifier(n_estimators=4, random_state=seed),
+        RandomForestClassifier(
+            n_estimators=4, max_leaf_nodes=2, random_state=seed
+        ),
+        BaggingClassifier(n_estimators=3, random_state=seed),
+    ]
+    if len(np.unique(y)) > 1:
+        models.append(AdaBoostClassifier(n_estimators=5))
+    for model in models:
+        try:
+            model.fit(X, y)
+        except ValueError as error:  # AdaBoost: a useless first stump
+            assert "no better than chance" in str(error)
+            continue
+        proba = model.predict_proba(X)
+        assert proba.shape == (len(X), len(np.unique(y)))
+        np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+        assert ((proba >= 0) & (proba <= 1)).all()
+        np.testing.assert_array_equal(
+            model.classes_[np.argmax(proba, axis=1)], model.predict(X)
+        )
