@@ -50,6 +50,7 @@ every output at once.
 """
 
 import heapq
+from itertools import pairwise
 
 import numpy as np
 
@@ -90,21 +91,73 @@ def grow_tree(
     positive = sample_weight > 0
     X, y, sample_weight = X[positive], y[positive], sample_weight[positive]
     targets = _Targets(y, sample_weight, criterion, n_classes)
+    min_split = max(min_samples_split, 2 * min_samples_leaf)
+    # how each node's split is searched (_find_splits)
     search = dict(
-        max_depth=max_depth,
-        min_split=max(min_samples_split, 2 * min_samples_leaf),
-        min_samples_leaf=min_samples_leaf,
-        max_features=max_features,
-        rng=rng,
+        min_samples_leaf=min_samples_leaf, max_features=max_features, rng=rng
     )
     features = np.ascontiguousarray(X.T)  # row j: feature j of every sample
     # row j: the samples sorted by feature j
     order = np.argsort(features, axis=1)
-    if max_leaf_nodes is None:
-        return _grow_depth_by_depth(features, order, targets, **search)
-    return _grow_best_first(
-        features, order, targets, max_leaf_nodes=max_leaf_nodes, **search
-    )
+    if max_leaf_nodes is not None:
+        return _grow_best_first(
+            features,
+            order,
+            targets,
+            max_leaf_nodes=max_leaf_nodes,
+            max_depth=max_depth,
+            min_split=min_split,
+            **search,
+        )
+    # depth by depth: row j of order holds the open nodes' samples, node
+    # after node, sorted by feature j within each node
+    n = features.shape[1]
+    starts = np.array([0, n])
+    levels, next_id, depth = [], 1, 0
+    while len(starts) > 1:
+        size, n_open = np.diff(starts), len(starts) - 1
+        samples = order[0]  # every row holds the same samples
+        node_of = np.empty(n, dtype=np.intp)
+        node_of[samples] = np.repeat(np.arange(n_open), size)
+        value, impurity, weight = targets.summaries(
+            samples, node_of[samples], n_open
+        )
+        targets.centre(samples, node_of[samples], value)
+        open_ = (depth < max_depth) & (size >= min_split) & (impurity > PURE)
+        feature, threshold, _ = _find_splits(
+            features, order, starts, open_, targets, **search
+        )
+        is_split = feature != TREE_UNDEFINED
+        n_splits, rank = int(is_split.sum()), np.cumsum(is_split) - 1
+        # the next depth: the left children, then the right children, each
+        # in the order of their parents
+        levels.append(
+            dict(
+                value=value,
+                impurity=impurity,
+                n_node_samples=size,
+                weighted_n_node_samples=weight,
+                feature=feature,
+                threshold=threshold,
+                children_left=np.where(is_split, next_id + rank, TREE_LEAF),
+                children_right=np.where(
+                    is_split, next_id + n_splits + rank, TREE_LEAF
+                ),
+            )
+        )
+        next_id += 2 * n_splits
+        if depth + 1 >= max_depth:  # no child is split: one row is enough
+            order = order[:1]
+        order, starts = _partition(
+            features, order, is_split, feature, threshold, node_of
+        )
+        depth += 1
+    return Tree(
+        **{
+            field: np.concatenate([level[field] for level in levels])
+            for field in levels[0]
+        }
+    ).preorder()
 
 
 class _Targets:
@@ -135,7 +188,7 @@ class _Targets:
                 ]
             )
             bounds = np.cumsum([0, *n_classes])
-            self.groups = [slice(a, b) for a, b in zip(bounds, bounds[1:])]
+            self.groups = [slice(a, b) for a, b in pairwise(bounds)]
 
     def summaries(self, samples, node, n_nodes):
         """Value (n_nodes, q, n_values), impurity (the mean over outputs) and
@@ -239,60 +292,6 @@ def _find_splits(
     threshold[opened] = cut[splits]
     improvement[opened] = best[splits]
     return feature, threshold, improvement
-
-
-def _grow_depth_by_depth(
-    features, order, targets, *, max_depth, min_split, **search
-):
-    """All the open nodes of one depth at a time (see the module's
-    docstring); the Tree in depth-first preorder."""
-    n = features.shape[1]
-    starts = np.array([0, n])
-    levels, next_id, depth = [], 1, 0
-    while len(starts) > 1:
-        size, n_open = np.diff(starts), len(starts) - 1
-        samples = order[0]  # every row holds the same samples
-        node_of = np.empty(n, dtype=np.intp)
-        node_of[samples] = np.repeat(np.arange(n_open), size)
-        value, impurity, weight = targets.summaries(
-            samples, node_of[samples], n_open
-        )
-        targets.centre(samples, node_of[samples], value)
-        open_ = (depth < max_depth) & (size >= min_split) & (impurity > PURE)
-        feature, threshold, _ = _find_splits(
-            features, order, starts, open_, targets, **search
-        )
-        is_split = feature != TREE_UNDEFINED
-        n_splits, rank = int(is_split.sum()), np.cumsum(is_split) - 1
-        # the next depth: the left children, then the right children, each
-        # in the order of their parents
-        levels.append(
-            dict(
-                value=value,
-                impurity=impurity,
-                n_node_samples=size,
-                weighted_n_node_samples=weight,
-                feature=feature,
-                threshold=threshold,
-                children_left=np.where(is_split, next_id + rank, TREE_LEAF),
-                children_right=np.where(
-                    is_split, next_id + n_splits + rank, TREE_LEAF
-                ),
-            )
-        )
-        next_id += 2 * n_splits
-        if depth + 1 >= max_depth:  # no child is split: one row is enough
-            order = order[:1]
-        order, starts = _partition(
-            features, order, is_split, feature, threshold, node_of
-        )
-        depth += 1
-    return Tree(
-        **{
-            field: np.concatenate([level[field] for level in levels])
-            for field in levels[0]
-        }
-    ).preorder()
 
 
 def _grow_best_first(
