@@ -62,8 +62,7 @@ EUCLIDEAN_ONLY = (
 GROWTH_DEFAULTS = (
     "a stopping or pruning rule whose default never acts (no limit, no "
     "minimum decrease, no pruning, no monotonic constraint); trees grow "
-    "until the parameters mllib does have stop them (best-first growth "
-    "with max_leaf_nodes is issue 24 item 4)"
+    "until the parameters mllib does have stop them"
 )
 BEST_SPLITTER = (
     "mllib always takes the best split, scikit-learn's default splitter='best'"
@@ -189,19 +188,15 @@ DIFFERENCES = {
     ),
     ("BaggingClassifier", "n_jobs"): absent(RUNTIME),
     ("BaggingClassifier", "verbose"): absent(RUNTIME),
-    ("BaggingClassifier", "warm_start"): absent(NO_WARM_START),
     ("BaggingRegressor", "bootstrap_features"): absent(
         "mllib draws each estimator's features without replacement, as "
         "the default bootstrap_features=False does",
     ),
     ("BaggingRegressor", "n_jobs"): absent(RUNTIME),
     ("BaggingRegressor", "verbose"): absent(RUNTIME),
-    ("BaggingRegressor", "warm_start"): absent(NO_WARM_START),
-    ("RandomForestClassifier", "ccp_alpha"): absent(GROWTH_DEFAULTS),
     ("RandomForestClassifier", "class_weight"): absent(
         NO_SAMPLE_WEIGHTS,
     ),
-    ("RandomForestClassifier", "max_leaf_nodes"): absent(GROWTH_DEFAULTS),
     ("RandomForestClassifier", "min_impurity_decrease"): absent(
         GROWTH_DEFAULTS,
     ),
@@ -211,9 +206,6 @@ DIFFERENCES = {
     ("RandomForestClassifier", "monotonic_cst"): absent(GROWTH_DEFAULTS),
     ("RandomForestClassifier", "n_jobs"): absent(RUNTIME),
     ("RandomForestClassifier", "verbose"): absent(RUNTIME),
-    ("RandomForestClassifier", "warm_start"): absent(NO_WARM_START),
-    ("RandomForestRegressor", "ccp_alpha"): absent(GROWTH_DEFAULTS),
-    ("RandomForestRegressor", "max_leaf_nodes"): absent(GROWTH_DEFAULTS),
     ("RandomForestRegressor", "min_impurity_decrease"): absent(
         GROWTH_DEFAULTS,
     ),
@@ -223,7 +215,6 @@ DIFFERENCES = {
     ("RandomForestRegressor", "monotonic_cst"): absent(GROWTH_DEFAULTS),
     ("RandomForestRegressor", "n_jobs"): absent(RUNTIME),
     ("RandomForestRegressor", "verbose"): absent(RUNTIME),
-    ("RandomForestRegressor", "warm_start"): absent(NO_WARM_START),
     **{
         (boosting, parameter): absent(reason)
         for boosting in (
@@ -231,8 +222,6 @@ DIFFERENCES = {
             "GradientBoostingRegressor",
         )
         for parameter, reason in {
-            "ccp_alpha": GROWTH_DEFAULTS,
-            "max_leaf_nodes": GROWTH_DEFAULTS,
             "min_impurity_decrease": GROWTH_DEFAULTS,
             "min_weight_fraction_leaf": GROWTH_DEFAULTS,
             "criterion": (
@@ -264,7 +253,6 @@ DIFFERENCES = {
         (tree, parameter): absent(reason)
         for tree in ("DecisionTreeClassifier", "DecisionTreeRegressor")
         for parameter, reason in {
-            "max_leaf_nodes": GROWTH_DEFAULTS,
             "min_impurity_decrease": GROWTH_DEFAULTS,
             "min_weight_fraction_leaf": GROWTH_DEFAULTS,
             "monotonic_cst": GROWTH_DEFAULTS,
