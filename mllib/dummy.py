@@ -9,7 +9,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .validation import encode_classes
+from .validation import check_sample_weight, encode_classes
 
 
 class DummyRegressor(RegressorMixin, BaseEstimator):
@@ -41,16 +41,26 @@ class DummyRegressor(RegressorMixin, BaseEstimator):
         tags.regressor_tags.poor_score = True  # it ignores X by design
         return tags
 
-    def fit(self, X, y):
-        """Learn the constant from ``y`` of shape (n_samples,); return self.
+    def fit(self, X, y, sample_weight=None):
+        r"""Learn the constant from ``y`` of shape (n_samples,); return self.
 
         ``X`` of shape (n_samples, n_features) is validated and its width
-        (and column names) recorded, but its values are ignored.
+        (and column names) recorded, but its values are ignored. With
+        ``sample_weight`` the mean is the weighted mean
+        :math:`\sum_iw_iy_i/\sum_iw_i`.
         """
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+        weighted = sample_weight is not None
+        sample_weight = check_sample_weight(sample_weight, len(y))
         if self.strategy == "mean":
-            self.constant_ = float(np.mean(y))
+            self.constant_ = float(np.average(y, weights=sample_weight))
         elif self.strategy == "median":
+            if weighted:
+                raise ValueError(
+                    'strategy="median" does not take sample_weight in '
+                    "mllib; sklearn.dummy.DummyRegressor computes a "
+                    "weighted median."
+                )
             self.constant_ = float(np.median(y))
         elif self.strategy == "constant":
             if self.constant is None:
@@ -87,7 +97,8 @@ class DummyClassifier(ClassifierMixin, BaseEstimator):
     ----------
     classes_ : ndarray of shape (n_classes,)
     class_prior_ : ndarray of shape (n_classes,)
-        Fraction of training samples in each class.
+        Fraction of training samples in each class (of the total
+        ``sample_weight``, when given).
     n_features_in_ : int
     """
 
@@ -99,7 +110,8 @@ class DummyClassifier(ClassifierMixin, BaseEstimator):
         tags.classifier_tags.poor_score = True  # it ignores X by design
         return tags
 
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
+        """Learn the class frequencies of ``y``; return self."""
         if self.strategy not in ("prior", "most_frequent"):
             raise ValueError(
                 'strategy must be "prior" or "most_frequent"; got '
@@ -109,9 +121,11 @@ class DummyClassifier(ClassifierMixin, BaseEstimator):
         self.classes_, y_index = encode_classes(
             y, allow_one_class=True, estimator=self
         )
-        self.class_prior_ = np.bincount(
-            y_index, minlength=len(self.classes_)
-        ) / len(y_index)
+        sample_weight = check_sample_weight(sample_weight, len(y_index))
+        weight = np.bincount(
+            y_index, weights=sample_weight, minlength=len(self.classes_)
+        )
+        self.class_prior_ = weight / weight.sum()
         return self
 
     def predict_proba(self, X):

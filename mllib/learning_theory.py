@@ -5,12 +5,15 @@ Each bound function returns the *radius* :math:`\varepsilon` of a statement
 "with probability at least :math:`1-\delta` over an i.i.d. sample of size
 :math:`n`, :math:`R(h)\le\hat R_n(h)+\varepsilon`" (or
 :math:`R(h)\le\varepsilon` for a consistent :math:`h` in the realisable
-case), with the constants of the theorem it implements. Each statement spends
-its own :math:`\delta`: two of them hold together with probability at least
+case), with the constants of the theorem it implements. Each statement holds
+with probability at least :math:`1-\delta` on its own; two statements whose
+failure events are unrelated hold together with probability at least
 :math:`1-2\delta` (pass ``delta / 2`` to each to have both with probability
-:math:`1-\delta`). The learning-theory chapter proves or cites each one and
-checks it against simulation. Logarithms are natural except in the
-realisable VC bound, whose proof counts halvings and so comes out in base 2.
+:math:`1-\delta`), but nested ones share their :math:`\delta`, as the two forms
+of the Occam bound do (:func:`occam_radius`). The learning-theory chapter
+proves or cites each one and checks it against simulation. Logarithms are
+natural except in the realisable VC bound, whose proof counts halvings and
+so comes out in base 2.
 """
 
 import math
@@ -36,9 +39,9 @@ def occam_radius(n, prior, delta, *, realizable=False):
     r"""Radius of the Occam bound for a hypothesis of prior weight :math:`q`
     (weights with :math:`\sum_h q_h\le1`).
 
-    By the union bound with failure probability :math:`q_h\delta` for each
-    :math:`h`, two statements hold, **each** with probability at least
-    :math:`1-\delta`:
+    Two statements hold together with probability at least
+    :math:`1-\delta` (union bound with failure probability
+    :math:`q_h\delta` for each :math:`h`):
 
     (i) every :math:`h` satisfies
     :math:`R(h)\le\hat R_n(h)+\sqrt{\log(1/(q_h\delta))/(2n)}` (the
@@ -48,10 +51,13 @@ def occam_radius(n, prior, delta, *, realizable=False):
     :math:`R(h)\le\log(1/(q_h\delta))/n` (``realizable=True``, from
     :math:`(1-\varepsilon)^n\le e^{-\varepsilon n}`).
 
-    Both at once hold with probability at least :math:`1-2\delta`; pass
-    ``delta / 2`` to each to have both with :math:`1-\delta`. A finite class
-    with uniform weights, :math:`q_h=1/|\mathcal H|`, gives the finite-class
-    bounds (Shalev-Shwartz & Ben-David 2014, Cor. 2.3 and §7.3).
+    No split of :math:`\delta` is needed: for each :math:`h`, if
+    :math:`R(h)` exceeds the radius of (i), a sample with
+    :math:`\hat R_n(h)=0` makes (i) fail, so (ii)'s failure is one of (i)'s;
+    otherwise (i) cannot fail, and only (ii) can, with probability below
+    :math:`q_h\delta`. A finite class with uniform weights,
+    :math:`q_h=1/|\mathcal H|`, gives the finite-class bounds
+    (Shalev-Shwartz & Ben-David 2014, Cor. 2.3 and §7.3).
     """
     _check_sample_size_and_confidence(n, delta)
     if not 0 < prior <= 1:

@@ -16,6 +16,8 @@ Rifkin & Klautau (2004), *In defense of one-vs-all classification*, JMLR 5.
 Allwein, Schapire & Singer (2000), *Reducing multiclass to binary*, JMLR 1.
 """
 
+import itertools
+
 import numpy as np
 from sklearn.base import (
     BaseEstimator,
@@ -43,6 +45,46 @@ def _binary_score(estimator, X):
         "predict_proba; a multiclass reduction needs a real-valued score "
         "from each binary classifier."
     )
+
+
+def ovr_decision_function(predictions, confidences, n_classes):
+    r"""Per-class scores from one-vs-one results: votes, ties broken by the
+    summed confidences.
+
+    Class :math:`i` collects a vote from each pair it wins and the
+    confidence :math:`-f_{ij}(x)` from each pair :math:`(i, j)` it leads,
+    :math:`+f_{ji}(x)` from each pair :math:`(j, i)` it closes (with
+    :math:`f` positive for the second class). The sum :math:`s_i` is
+    squashed to :math:`s_i/(3(|s_i|+1))\in(-\tfrac13,\tfrac13)` before it
+    is added to the votes :math:`v_i`, so it can reorder tied classes but
+    never overturn a vote difference of one (scikit-learn's rule, used by
+    :class:`OneVsOneClassifier` and :class:`mllib.svm.SVC`).
+
+    Parameters
+    ----------
+    predictions : ndarray of shape (n_samples, K(K-1)/2)
+        1 (or True) where the pair's classifier chose its second class
+        :math:`j`, 0 where it chose :math:`i`; pairs in the order (0, 1),
+        (0, 2), ..., (K-2, K-1).
+    confidences : ndarray of shape (n_samples, K(K-1)/2)
+        The pair's score, positive towards :math:`j`.
+    n_classes : int
+
+    Returns
+    -------
+    ndarray of shape (n_samples, K)
+        :math:`v_i + s_i/(3(|s_i|+1))`.
+    """
+    votes = np.zeros((len(predictions), n_classes))
+    confidence = np.zeros_like(votes)
+    pairs = itertools.combinations(range(n_classes), 2)
+    for p, (i, j) in enumerate(pairs):
+        second_wins = predictions[:, p] == 1
+        votes[:, i] += ~second_wins
+        votes[:, j] += second_wins
+        confidence[:, i] -= confidences[:, p]
+        confidence[:, j] += confidences[:, p]
+    return votes + confidence / (3 * (np.abs(confidence) + 1))
 
 
 class _Reduction(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
@@ -149,13 +191,9 @@ class OneVsOneClassifier(_Reduction):
     r"""One binary classifier per pair of classes :math:`i<j`, trained only
     on those two classes; predict the class with the most pairwise wins.
 
-    Ties in the vote are broken by the summed confidences: class :math:`i`
-    collects :math:`-f_{ij}(x)` from each pair it leads and
-    :math:`+f_{ji}(x)` from each pair it closes, and the sum :math:`s` is
-    squashed to :math:`s/(3(|s|+1))\in(-\tfrac13,\tfrac13)` before being
-    added to the votes, so it can reorder tied classes but never overturn a
-    vote difference of one (scikit-learn's rule). Cost: :math:`K(K-1)/2`
-    fits, each on about :math:`2n/K` samples.
+    Ties in the vote are broken by the summed confidences
+    (:func:`ovr_decision_function`, scikit-learn's rule). Cost:
+    :math:`K(K-1)/2` fits, each on about :math:`2n/K` samples.
 
     Parameters
     ----------
@@ -210,14 +248,14 @@ class OneVsOneClassifier(_Reduction):
 
     def _scores(self, X):
         """Votes v_i plus squashed summed confidences c_i, shape (n, K):
-        v_i counts the duels class i wins, c_i sums its signed scores."""
-        votes = np.zeros((len(X), len(self.classes_)))
-        confidence = np.zeros_like(votes)
-        for (i, j), estimator in zip(self.pairs_, self.estimators_):
-            winner_is_j = estimator.predict(X) == 1
-            votes[:, i] += ~winner_is_j
-            votes[:, j] += winner_is_j
-            score = _binary_score(estimator, X)
-            confidence[:, i] -= score
-            confidence[:, j] += score
-        return votes + confidence / (3 * (np.abs(confidence) + 1))
+        v_i counts the duels class i wins, c_i sums its signed scores
+        (:func:`ovr_decision_function`)."""
+        predictions = np.column_stack(
+            [estimator.predict(X) == 1 for estimator in self.estimators_]
+        )
+        confidences = np.column_stack(
+            [_binary_score(estimator, X) for estimator in self.estimators_]
+        )
+        return ovr_decision_function(
+            predictions, confidences, len(self.classes_)
+        )

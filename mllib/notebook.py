@@ -309,3 +309,76 @@ class _SelfCheck:
                 "",
             ]
         )
+
+
+# --- Computed numbers in the text
+# ----------------------------------------------------------
+
+# The prefix myst-nb's glue gives an output that stores a value for the text
+# instead of showing it; the website and the PDF read such outputs back.
+GLUE_PREFIX = "application/papermill.record/"
+
+
+class GluedText:
+    """A value the text quotes: shows as its text, without quotes."""
+
+    def __init__(self, text):
+        self.text = text
+
+    def __str__(self):
+        return self.text
+
+    def __repr__(self):
+        return self.text
+
+    def _repr_pretty_(self, printer, cycle):
+        printer.text(self.text)
+
+
+class Glued:
+    """The values ``glue`` has recorded, as attributes: ``glued.auc``."""
+
+    def __getattr__(self, name):
+        raise AttributeError(
+            f"nothing is glued under {name!r}: run the cell that calls "
+            f"glue({name}=...) first."
+        )
+
+
+glued = Glued()
+
+
+def glue(**values):
+    """Put numbers a cell computes into the chapter's text.
+
+    ``glue(auc=f"{auc:.2f}")`` records the text ``0.86`` under the name
+    ``auc``; a Markdown cell (or a figure caption) then writes
+    ``{eval}`glued.auc``` where the number belongs. The text is therefore
+    what this run computed, on every machine:
+
+    - on the website and in the PDF, the book's Sphinx extension
+      (``_ext/glued_numbers.py``) reads the value from this cell's stored
+      output, which is myst-nb's glue format (nothing is shown);
+    - in JupyterLab, jupyterlab-myst evaluates ``glued.auc`` in the kernel
+      once the cells above have run.
+
+    Values are strings, formatted by the caller (``f"{x:.2f}"``), so that the
+    number of digits shown is a decision made next to the computation.
+    Names are Python identifiers; gluing a name twice in one chapter is an
+    error in the book build (the text could quote either value).
+    """
+    from IPython.display import display
+
+    for name, text in values.items():
+        if not isinstance(text, str):
+            raise TypeError(
+                f"glue({name}=...) takes the text to show, formatted by "
+                f"you, e.g. glue({name}=f'{{value:.3g}}'); got "
+                f"{type(text).__name__}."
+            )
+        setattr(glued, name, GluedText(text))
+        display(
+            {GLUE_PREFIX + "text/plain": text},
+            raw=True,
+            metadata={"scrapbook": {"name": name, "mime_prefix": GLUE_PREFIX}},
+        )

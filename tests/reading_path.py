@@ -30,15 +30,27 @@ the self-check cells (``self_check(...)``, which holds the answers): tag
 cells tagged ``hide-input`` in JupyterLab too. Run it after writing or
 changing such a cell; tests/test_conventions.py checks the metadata.
 
-Sizes are prose words (an inline formula counts as one word), display
-equations, and lines of code. The reading time adds
-``words / WORDS_PER_MINUTE``, ``EQUATION_MINUTES`` per display equation and
-``CODE_LINE_MINUTES`` per line of code. The rates are calibrated on the
-reader of issue 15, a strong final-year student, who took 5-6 hours over
-chapter 06 read whole with one exercise solved: as the chapter stood then
-(4282 words, 28 display equations and 662 lines of code outside its
-exercises), they give about 4 hours of reading, plus 25 minutes for the
-exercises read and an hour for the one solved.
+Sizes are prose words (an inline formula counts as one word, and is also
+counted), display equations, inline formulas and lines of code. Two times:
+
+- **read**: a first reading that follows the argument without redoing it,
+  ``words / WORDS_PER_MINUTE + EQUATION_MINUTES × displays +
+  CODE_LINE_MINUTES × code lines``. The rates were calibrated on the reader of
+  issue 15, a strong final-year student, who took 5-6 hours over chapter 06
+  read whole with one exercise solved.
+- **work through**: the same student with pen and paper, redoing each
+  derivation: the prose and the code as above, plus
+  ``WORK_EQUATION_MINUTES`` per display equation and ``WORK_INLINE_MINUTES``
+  per inline formula. The two rates are a least-squares fit (non-negative) to
+  the core-path times measured by the readers of issues 23 and 27 with pen
+  and paper: chapter 01 2 h, 12 2.5-3 h, 17 4 h, 19 3-3.5 h, and chapters
+  04, 06, 08, 11 and 16 at 1.5-1.9 times their stated reading times (weighted
+  half, being ranges); the fit predicts those times within 20 %, except
+  chapter 01 (+35 %: its many short code cells are run, not worked).
+
+CONTRIBUTING.md, "A student's path", says how the chapters use them: the box
+states both, the core path reads in at most 2 h 15 min and works through in
+at most 3 h (tests/test_conventions.py).
 """
 
 import json
@@ -52,6 +64,8 @@ ROOT = Path(__file__).resolve().parents[1]
 WORDS_PER_MINUTE = 40
 EQUATION_MINUTES = 1.0
 CODE_LINE_MINUTES = 0.15
+WORK_EQUATION_MINUTES = 4.0
+WORK_INLINE_MINUTES = 0.07
 
 VERIFICATION = "# Verification: "
 SET_ASIDE = {
@@ -72,11 +86,22 @@ class Size:
     words: int = 0
     equations: int = 0
     code_lines: int = 0
+    inline_formulas: int = 0
 
     def minutes(self):
+        """Minutes to read."""
         return (
             self.words / WORDS_PER_MINUTE
             + self.equations * EQUATION_MINUTES
+            + self.code_lines * CODE_LINE_MINUTES
+        )
+
+    def work_minutes(self):
+        """Minutes to work through with pen and paper."""
+        return (
+            self.words / WORDS_PER_MINUTE
+            + self.equations * WORK_EQUATION_MINUTES
+            + self.inline_formulas * WORK_INLINE_MINUTES
             + self.code_lines * CODE_LINE_MINUTES
         )
 
@@ -84,6 +109,7 @@ class Size:
         self.words += other.words
         self.equations += other.equations
         self.code_lines += other.code_lines
+        self.inline_formulas += other.inline_formulas
 
 
 def load(path):
@@ -108,11 +134,14 @@ def verification_summary(cell):
 def markdown_size(text):
     equations = len(DISPLAY_MATH.findall(text))
     text = DISPLAY_MATH.sub(" ", text)
+    inline_formulas = len(INLINE_MATH.findall(text))
     text = INLINE_MATH.sub(" formula ", text)
     text = MYST_ROLE.sub(lambda m: m.group(1) or "reference", text)
     text = DIRECTIVE_LINE.sub(" ", text)
     words = re.findall(r"[^\W_](?:[\w'’.-]*\w)?", text)
-    return Size(words=len(words), equations=equations)
+    return Size(
+        words=len(words), equations=equations, inline_formulas=inline_formulas
+    )
 
 
 def code_size(text):
@@ -152,7 +181,9 @@ def reading_path(nb):
 
 
 def core_minutes(nb):
-    return reading_path(nb)["core"].minutes()
+    """(minutes to read, minutes to work through) the core path."""
+    core = reading_path(nb)["core"]
+    return core.minutes(), core.work_minutes()
 
 
 def format_minutes(minutes):
@@ -171,15 +202,51 @@ def tags(cell):
 
 def self_check_text(text):
     """The text a reader sees of a self_check(...) cell: the questions and
-    their answers (the feedback shows one answer at a time, so not counted)."""
+    their answers (the feedback shows one answer at a time, so not counted).
+    An f-string's replacement field (a computed number) counts as a word."""
     import ast
 
     (call,) = ast.parse(text).body
-    questions = ast.literal_eval(call.value.args[0])
+    questions = ast.literal_eval(_fields_as_words(call.value.args[0]))
     return "\n".join(
         " ".join([q["question"], *(a.get("answer", "") for a in q["answers"])])
         for q in questions
     )
+
+
+def _fields_as_words(node):
+    """The node with every f-string made a plain string ("{x:.2f}" → "x"),
+    and every other computed value a number, so that literal_eval reads it."""
+    import ast
+
+    class Plain(ast.NodeTransformer):
+        def visit_JoinedStr(self, node):
+            parts = [
+                value.value if isinstance(value, ast.Constant) else " number "
+                for value in node.values
+            ]
+            return ast.Constant("".join(parts))
+
+        def generic_visit(self, node):
+            node = super().generic_visit(node)
+            if isinstance(
+                node,
+                (
+                    ast.Name,
+                    ast.Call,
+                    ast.Attribute,
+                    ast.BinOp,
+                    ast.Subscript,
+                    ast.UnaryOp,
+                ),
+            ) and not (
+                isinstance(node, ast.UnaryOp)
+                and isinstance(node.operand, ast.Constant)
+            ):
+                return ast.Constant(0.0)
+            return node
+
+    return ast.fix_missing_locations(Plain().visit(node))
 
 
 def is_self_check(cell):
@@ -224,7 +291,7 @@ def main(paths):
         return
     paths = paths or sorted((ROOT / "chapters").glob("*.ipynb"))
     header = f"{'chapter':32s}" + "".join(f"{p:>18s}" for p in PARTS)
-    print(header + "  core reading time")
+    print(header + "  core path: read / work through")
     print(" " * 32 + "".join(f"{'words/eqs/code':>18s}" for _ in PARTS))
     for path in paths:
         parts = reading_path(load(path))
@@ -232,9 +299,12 @@ def main(paths):
             f"{f'{s.words}/{s.equations}/{s.code_lines}':>18s}"
             for s in parts.values()
         )
+        core = parts["core"]
         print(
             f"{Path(path).stem:32s}{row}  about "
-            + format_minutes(parts["core"].minutes())
+            + format_minutes(core.minutes())
+            + " / "
+            + format_minutes(core.work_minutes())
         )
 
 

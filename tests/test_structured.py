@@ -189,6 +189,7 @@ def test_one_position_is_the_crammer_singer_svm(rng):
             fit_intercept=False,
             tol=1e-10,
             max_iter=100_000,
+            random_state=0,  # liblinear's update order, not the global state
         )
         .fit(X, y)
         .coef_

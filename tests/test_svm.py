@@ -1,16 +1,45 @@
-"""mllib.svm: SMO against libsvm (scikit-learn's SVC), the dual's optimality conditions, Pegasos."""
+"""mllib.svm: SMO against libsvm (scikit-learn's SVC) for two and more
+classes, the dual's optimality conditions, weights, Platt scaling, degenerate
+problems, scikit-learn's tools on SVC, and Pegasos."""
 
+import itertools
+import sys
 import warnings
 
 import numpy as np
 import pytest
+from scipy.optimize import minimize
 from sklearn import svm as sk_svm
-from sklearn.datasets import load_breast_cancer, load_iris, make_moons
+from sklearn.datasets import (
+    load_breast_cancer,
+    load_digits,
+    load_iris,
+    load_wine,
+    make_moons,
+)
+from sklearn.metrics import classification_report
+from sklearn.model_selection import (
+    GridSearchCV,
+    KFold,
+    cross_val_score,
+    learning_curve,
+    train_test_split,
+    validation_curve,
+)
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 
 from mllib.exceptions import ConvergenceWarning, NotFittedError
 from mllib.kernels import anova_kernel, pairwise_kernels, rbf_kernel
 from mllib.svm import SVC, PegasosSVM, hinge_objective, smo
 from mllib.svm.kernel_cache import KernelRows
+from mllib.svm.probability import (
+    libsvm_permutation,
+    libsvm_seed,
+    pairwise_coupling,
+    platt_fit,
+    platt_predict,
+)
 
 
 def _standardise(X):
@@ -361,10 +390,6 @@ def test_gamma_options_match_libsvm(gamma):
 
 def test_bad_input():
     X, y = _moons()
-    with pytest.raises(
-        ValueError, match="Only binary classification is supported"
-    ):
-        SVC().fit(X, y + (np.arange(len(y)) % 3 == 0))
     with pytest.raises(ValueError, match="only one class"):
         SVC().fit(X, np.ones(len(y)))
     with pytest.raises(ValueError, match="Unknown label type: continuous"):
@@ -374,11 +399,8 @@ def test_bad_input():
         SVC(kernel=not_psd).fit(X, y)
     with pytest.raises(ValueError, match="not positive semi-definite"):
         SVC(kernel="poly", coef0=-3.0, degree=3).fit(X, y)
-    with pytest.raises(
-        ValueError,
-        match='kernel must be "linear", "poly", "rbf" or a callable',
-    ):
-        SVC(kernel="sigmoid").fit(X, y)
+    with pytest.raises(ValueError, match="kernel must be one of"):
+        SVC(kernel="laplacian").fit(X, y)
     for params, message in [
         (dict(C=0.0), "C must be in"),
         (dict(C=-1.0), "C must be in"),
@@ -386,6 +408,8 @@ def test_bad_input():
         (dict(max_iter=0), "max_iter"),
         (dict(gamma="wide"), "gamma must be"),
         (dict(gamma=-1.0), "gamma must be in"),
+        (dict(decision_function_shape="ovx"), "decision_function_shape"),
+        (dict(class_weight={0: 1.0, 7: 2.0}), "class_weight"),
     ]:
         with pytest.raises(ValueError, match=message):
             SVC(**params).fit(X, y)
@@ -396,6 +420,19 @@ def test_bad_input():
         model.predict(X[:, :1])
     with pytest.raises(AttributeError):
         model.coef_  # only for the linear kernel
+    with pytest.raises(AttributeError, match="probability=False"):
+        model.predict_proba(X)
+    assert not hasattr(model, "predict_proba")
+    with pytest.raises(ValueError, match="sample_weight"):
+        SVC().fit(X, y, sample_weight=np.ones(3))
+    with pytest.raises(ValueError, match="non-negative"):
+        SVC().fit(X, y, sample_weight=np.where(y == 0, -1.0, 1.0))
+    with pytest.raises(ValueError, match="zero weight"):
+        SVC().fit(X, y, sample_weight=np.where(y == 0, 0.0, 1.0))
+    iris_X, iris_y = load_iris(return_X_y=True)
+    ovo_ties = SVC(decision_function_shape="ovo", break_ties=True)
+    with pytest.raises(ValueError, match="break_ties must be False"):
+        ovo_ties.fit(iris_X, iris_y).predict(iris_X)
 
 
 def test_inputs_untouched_and_string_labels():
@@ -512,3 +549,750 @@ def test_pegasos_reproducible_and_bad_input():
         warnings.simplefilter("error")
         PegasosSVM(n_iter=10).fit(X, y)
     np.testing.assert_array_equal(X, X0)
+
+
+# --- more than two classes: one-vs-one as libsvm ----------------------------
+
+
+def _wine():
+    X, y = load_wine(return_X_y=True)
+    return _standardise(X), y
+
+
+def _digits_subset():
+    X, y = load_digits(return_X_y=True)
+    return X[:400] / 16.0, y[:400]
+
+
+def _iris_named():
+    X, y = load_iris(return_X_y=True)
+    return X, np.array(["setosa", "versicolor", "virginica"])[y]
+
+
+MULTICLASS = {"iris": _iris_named, "wine": _wine, "digits": _digits_subset}
+
+
+def _pair_problems(model, y):
+    """For each pair (i, j) of a fitted SVC (ours or scikit-learn's): the rows
+    of the two classes, their signs (+1 for class i, libsvm's orientation)
+    and the multipliers, read from ``dual_coef_`` in libsvm's documented
+    layout (class i's coefficients in row j-1, class j's in row i)."""
+    index = np.searchsorted(model.classes_, y)
+    n_classes = len(model.classes_)
+    coef = model.dual_coef_ * (-1.0 if n_classes == 2 else 1.0)
+    starts = np.r_[0, np.cumsum(model.n_support_)]
+    problems = []
+    for i, j in itertools.combinations(range(n_classes), 2):
+        rows = np.flatnonzero((index == i) | (index == j))
+        alpha_y = np.zeros(len(y))
+        for c, row in ((i, j - 1), (j, i)):
+            block = slice(starts[c], starts[c + 1])
+            alpha_y[model.support_[block]] = coef[row, block]
+        signs = np.where(index[rows] == i, 1.0, -1.0)
+        problems.append((rows, signs, alpha_y[rows] * signs))
+    return problems
+
+
+def _dual_and_violation(K, signs, alpha, bounds):
+    """D(alpha) and the maximal KKT violation, in double precision."""
+    alpha_y = alpha * signs
+    dual = alpha.sum() - 0.5 * alpha_y @ K @ alpha_y
+    v = signs - K @ alpha_y
+    up = np.where(signs > 0, alpha < bounds, alpha > 0)
+    low = np.where(signs < 0, alpha < bounds, alpha > 0)
+    return dual, v[up].max() - v[low].min()
+
+
+@pytest.mark.parametrize("dataset", MULTICLASS)
+@pytest.mark.parametrize(
+    "kernel, C", [("rbf", 1.0), ("rbf", 10.0), ("linear", 0.5), ("poly", 1.0)]
+)
+def test_one_vs_one_matches_libsvm_and_each_pair_is_optimal(
+    dataset, kernel, C
+):
+    X, y = MULTICLASS[dataset]()
+    ours = SVC(C=C, kernel=kernel, tol=1e-8).fit(X, y)
+    theirs = sk_svm.SVC(C=C, kernel=kernel, tol=1e-8).fit(X, y)
+    n_classes = len(theirs.classes_)
+    n_pairs = n_classes * (n_classes - 1) // 2
+    np.testing.assert_array_equal(ours.classes_, theirs.classes_)
+    np.testing.assert_array_equal(ours.support_, theirs.support_)
+    np.testing.assert_array_equal(ours.n_support_, theirs.n_support_)
+    assert ours.dual_coef_.shape == (n_classes - 1, len(ours.support_))
+    assert ours.intercept_.shape == ours.n_iter_.shape == (n_pairs,)
+    # libsvm caches kernel values in single precision (relative ~1e-7), so
+    # its multipliers agree with the exact ones to ~1e-4 C, not to tol, and
+    # its decision values to ~1e-5 relative
+    np.testing.assert_allclose(
+        ours.dual_coef_, theirs.dual_coef_, rtol=0, atol=1e-4 * max(C, 1)
+    )
+    np.testing.assert_allclose(
+        ours.intercept_, theirs.intercept_, rtol=0, atol=1e-4
+    )
+    for shape in ("ovo", "ovr"):
+        ours.set_params(decision_function_shape=shape)
+        theirs.set_params(decision_function_shape=shape)
+        np.testing.assert_allclose(
+            ours.decision_function(X),
+            theirs.decision_function(X),
+            rtol=1e-4,
+            atol=1e-4 * max(C, 1),
+        )
+    np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
+    if kernel == "linear":
+        np.testing.assert_allclose(ours.coef_, theirs.coef_, atol=1e-3)
+
+    # every pairwise dual, in exact arithmetic: at least libsvm's objective,
+    # less what a violation of tol can leave, and optimal to tol
+    gamma = 1 / (X.shape[1] * X.var())
+    K = pairwise_kernels(X, X, kernel, gamma=gamma, degree=3, coef0=0.0)
+    for (rows, signs, alpha), (_, _, alpha_sk) in zip(
+        _pair_problems(ours, y), _pair_problems(theirs, y)
+    ):
+        K_pair = K[np.ix_(rows, rows)]
+        bounds = np.full(len(rows), C)
+        dual, violation = _dual_and_violation(K_pair, signs, alpha, bounds)
+        dual_sk, _ = _dual_and_violation(K_pair, signs, alpha_sk, bounds)
+        assert dual >= dual_sk - 1e-8 * bounds.sum()
+        assert violation < 1e-8 + 1e-12 * len(rows)
+        assert np.all((alpha >= 0) & (alpha <= C))
+        assert abs(alpha @ signs) < 1e-10 * C * len(rows)
+
+
+def test_dual_coef_layout_reproduces_the_pairwise_decision_values():
+    # decision values computed from the attributes alone, with libsvm's
+    # layout written out independently of mllib
+    X, y = _wine()
+    model = SVC(kernel="rbf", gamma=0.05, decision_function_shape="ovo")
+    model.fit(X, y)
+    K = rbf_kernel(X, model.support_vectors_, gamma=0.05)
+    starts = np.r_[0, np.cumsum(model.n_support_)]
+    expected = []
+    for p, (i, j) in enumerate(itertools.combinations(range(3), 2)):
+        block_i = slice(starts[i], starts[i + 1])
+        block_j = slice(starts[j], starts[j + 1])
+        expected.append(
+            K[:, block_i] @ model.dual_coef_[j - 1, block_i]
+            + K[:, block_j] @ model.dual_coef_[i, block_j]
+            + model.intercept_[p]
+        )
+    np.testing.assert_allclose(
+        model.decision_function(X), np.column_stack(expected), atol=1e-10
+    )
+    np.testing.assert_array_equal(model.support_vectors_, X[model.support_])
+
+
+def _votes_and_ovr(decision, n_classes):
+    """libsvm's votes (f_ij > 0 for i, else j) and scikit-learn's ovr
+    scores, written independently of mllib."""
+    votes = np.zeros((len(decision), n_classes))
+    confidence = np.zeros_like(votes)
+    for p, (i, j) in enumerate(itertools.combinations(range(n_classes), 2)):
+        votes[:, i] += decision[:, p] > 0
+        votes[:, j] += decision[:, p] <= 0
+        confidence[:, i] += decision[:, p]
+        confidence[:, j] -= decision[:, p]
+    ovr_votes = np.zeros_like(votes)
+    for p, (i, j) in enumerate(itertools.combinations(range(n_classes), 2)):
+        ovr_votes[:, i] += decision[:, p] >= 0
+        ovr_votes[:, j] += decision[:, p] < 0
+    return votes, ovr_votes + confidence / (3 * (np.abs(confidence) + 1))
+
+
+def test_ovr_shape_votes_ties_and_break_ties_as_scikit_learn():
+    # three symmetric clusters: pairwise winners form cycles near the middle
+    rng = np.random.default_rng(0)
+    angles = 2 * np.pi * np.arange(3) / 3
+    centres = np.column_stack([np.cos(angles), np.sin(angles)])
+    X = np.vstack([c + 0.6 * rng.normal(size=(40, 2)) for c in centres])
+    y = np.repeat(["a", "b", "c"], 40)
+    grid = np.stack(
+        np.meshgrid(np.linspace(-1, 1, 161), np.linspace(-1, 1, 161)), -1
+    ).reshape(-1, 2)
+    ours = SVC(kernel="linear", C=1.0, tol=1e-10).fit(X, y)
+    theirs = sk_svm.SVC(kernel="linear", C=1.0, tol=1e-10).fit(X, y)
+    ovo = ours.set_params(decision_function_shape="ovo").decision_function(
+        grid
+    )
+    votes, ovr = _votes_and_ovr(ovo, 3)
+    ours.set_params(decision_function_shape="ovr")
+    np.testing.assert_allclose(ours.decision_function(grid), ovr, atol=1e-12)
+    tied = votes.max(axis=1) == 1  # a cycle: one vote each
+    assert tied.sum() > 10  # the case is exercised
+    # predict: the first class with the most votes (libsvm)
+    np.testing.assert_array_equal(
+        ours.predict(grid), ours.classes_[votes.argmax(axis=1)]
+    )
+    np.testing.assert_array_equal(ours.predict(grid), theirs.predict(grid))
+    # break_ties: the argmax of the ovr scores, which differs on the cycles
+    ours.set_params(break_ties=True)
+    theirs.set_params(break_ties=True)
+    np.testing.assert_array_equal(
+        ours.predict(grid), ours.classes_[ovr.argmax(axis=1)]
+    )
+    np.testing.assert_array_equal(ours.predict(grid), theirs.predict(grid))
+    assert np.any(ours.predict(grid[tied]) != ours.classes_[0])
+    # off the cycles the vote decides: the squashed confidence is < 1/3
+    untied = ~tied
+    np.testing.assert_array_equal(
+        ovr[untied].argmax(axis=1), votes[untied].argmax(axis=1)
+    )
+
+
+def test_two_classes_keep_scikit_learns_binary_layout():
+    X, y = _iris_versicolor_virginica()
+    ours = SVC(kernel="linear", tol=1e-8).fit(X, y)
+    theirs = sk_svm.SVC(kernel="linear", tol=1e-8).fit(X, y)
+    assert ours.decision_function(X).shape == (len(y),)
+    assert ours.dual_coef_.shape == (1, len(ours.support_))
+    assert ours.intercept_.shape == ours.n_iter_.shape == (1,)
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, atol=1e-4)
+    for shape in ("ovo", "ovr"):  # ignored for two classes
+        np.testing.assert_allclose(
+            ours.set_params(decision_function_shape=shape).decision_function(
+                X
+            ),
+            theirs.decision_function(X),
+            atol=1e-4,
+        )
+
+
+def test_default_tolerance_on_digits_agrees_with_libsvm():
+    # tol=1e-3 (libsvm's eps) on all of digits: both stop within tol of the
+    # optimum; the votes agree wherever no pairwise value is that close to 0
+    X, y = load_digits(return_X_y=True)
+    ours = SVC().fit(X, y)
+    theirs = sk_svm.SVC().fit(X, y)
+    ovo_ours = ours.set_params(decision_function_shape="ovo")
+    ovo_theirs = theirs.set_params(decision_function_shape="ovo")
+    gap = np.abs(
+        ovo_ours.decision_function(X) - ovo_theirs.decision_function(X)
+    )
+    assert gap.max() < 1e-2
+    assert abs(len(ours.support_) - len(theirs.support_)) <= 5
+    np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
+
+
+# --- class and sample weights: a per-sample C --------------------------------
+
+
+def _weighted_problem():
+    X, y = _wine()
+    rng = np.random.default_rng(4)
+    return X, y, rng.uniform(0.2, 3.0, size=len(y))
+
+
+@pytest.mark.parametrize(
+    "class_weight", [None, "balanced", {0: 0.5, 1: 2.0, 2: 1.0}]
+)
+@pytest.mark.parametrize("with_sample_weight", [False, True])
+def test_weights_match_libsvm_and_bound_each_multiplier_by_its_own_C(
+    class_weight, with_sample_weight
+):
+    X, y, sample_weight = _weighted_problem()
+    if not with_sample_weight:
+        sample_weight = None
+    C = 2.0
+    ours = SVC(C=C, kernel="rbf", class_weight=class_weight, tol=1e-8)
+    theirs = sk_svm.SVC(C=C, kernel="rbf", class_weight=class_weight, tol=1e-8)
+    ours.fit(X, y, sample_weight=sample_weight)
+    theirs.fit(X, y, sample_weight=sample_weight)
+    np.testing.assert_allclose(ours.class_weight_, theirs.class_weight_)
+    np.testing.assert_array_equal(ours.support_, theirs.support_)
+    np.testing.assert_allclose(
+        ours.dual_coef_, theirs.dual_coef_, atol=1e-4 * C * 3
+    )
+    np.testing.assert_allclose(
+        ours.decision_function(X), theirs.decision_function(X), atol=1e-3
+    )
+    np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
+    # the box of the dual: 0 <= alpha_i <= C w_{y_i} s_i, and the KKT
+    # conditions hold with these bounds
+    weights = np.ones(len(y)) if sample_weight is None else sample_weight
+    bounds = C * ours.class_weight_[y] * weights
+    K = rbf_kernel(X, gamma=1 / (X.shape[1] * X.var()))
+    for rows, signs, alpha in _pair_problems(ours, y):
+        assert np.all(alpha <= bounds[rows] * (1 + 1e-12))
+        _, violation = _dual_and_violation(
+            K[np.ix_(rows, rows)], signs, alpha, bounds[rows]
+        )
+        assert violation < 1e-7
+    if class_weight is not None or with_sample_weight:
+        at_own_bound = np.isclose(
+            np.abs(ours.dual_coef_).max(axis=0), bounds[ours.support_]
+        )
+        assert np.any(at_own_bound & ~np.isclose(bounds[ours.support_], C))
+
+
+def test_a_weight_is_a_repeated_sample_and_a_zero_weight_a_removed_one():
+    # the primal objective sum_i C_i hinge_i counts a weight of 2 as two
+    # copies; w is unique, and b too when a free support vector exists
+    X, y = _iris_versicolor_virginica()
+    rng = np.random.default_rng(1)
+    weights = rng.integers(0, 3, size=len(y))
+    params = dict(kernel="rbf", gamma=0.5, C=1.0, tol=1e-10)
+    weighted = SVC(**params).fit(X, y, sample_weight=weights)
+    repeated = SVC(**params).fit(
+        np.repeat(X, weights, axis=0), np.repeat(y, weights)
+    )
+    np.testing.assert_allclose(
+        weighted.decision_function(X), repeated.decision_function(X), atol=1e-7
+    )
+    # zero weights: the rows are dropped, and support_ still indexes X
+    assert np.all(weights[weighted.support_] > 0)
+    np.testing.assert_array_equal(
+        weighted.support_vectors_, X[weighted.support_]
+    )
+    # a class weight is a sample weight on each sample of the class
+    by_class = SVC(**params, class_weight={"versicolor": 3.0}).fit(X, y)
+    by_sample = SVC(**params).fit(
+        X, y, sample_weight=np.where(y == "versicolor", 3.0, 1.0)
+    )
+    np.testing.assert_allclose(
+        by_class.dual_coef_, by_sample.dual_coef_, atol=1e-12
+    )
+
+
+# --- the sigmoid and precomputed kernels ------------------------------------
+
+
+@pytest.mark.parametrize("dataset", ["iris", "cancer"])
+def test_sigmoid_kernel_matches_libsvm(dataset):
+    X, y = _iris_named() if dataset == "iris" else _cancer()
+    params = dict(kernel="sigmoid", gamma=0.01, coef0=-0.5, C=1.0, tol=1e-8)
+    ours = SVC(**params).fit(X, y)
+    theirs = sk_svm.SVC(**params).fit(X, y)
+    np.testing.assert_array_equal(ours.support_, theirs.support_)
+    np.testing.assert_allclose(
+        ours.decision_function(X), theirs.decision_function(X), atol=1e-4
+    )
+    np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
+
+
+def test_precomputed_kernel_equals_the_named_kernel():
+    X, y = _wine()
+    X_train, y_train, X_test = X[::2], y[::2], X[1::2]
+    linear = SVC(kernel="linear", tol=1e-10).fit(X_train, y_train)
+    model = SVC(kernel="precomputed", tol=1e-10)
+    model.fit(X_train @ X_train.T, y_train)
+    assert model.__sklearn_tags__().input_tags.pairwise
+    assert model.support_vectors_.shape == (0, 0)
+    np.testing.assert_array_equal(model.support_, linear.support_)
+    np.testing.assert_allclose(
+        model.decision_function(X_test @ X_train.T),
+        linear.decision_function(X_test),
+        atol=1e-8,
+    )
+    theirs = sk_svm.SVC(kernel="precomputed", tol=1e-10)
+    theirs.fit(X_train @ X_train.T, y_train)
+    np.testing.assert_allclose(model.dual_coef_, theirs.dual_coef_, atol=1e-4)
+    # scikit-learn's cross-validation slices the Gram matrix (pairwise tag)
+    K = X @ X.T
+    np.testing.assert_allclose(
+        cross_val_score(SVC(kernel="precomputed"), K, y, cv=3),
+        cross_val_score(SVC(kernel="linear"), X, y, cv=3),
+    )
+    with pytest.raises(ValueError, match="square matrix"):
+        SVC(kernel="precomputed").fit(X_train, y_train)
+    with pytest.raises(ValueError, match="features|number of samples"):
+        model.predict(X_test @ X_train[:5].T)
+    with pytest.raises(ValueError, match="not positive semi-definite"):
+        SVC(kernel="precomputed").fit(-(X_train @ X_train.T), y_train)
+
+
+# --- probabilities: Platt scaling and pairwise coupling ----------------------
+
+
+def _platt_objective(params, f, targets):
+    z = params[0] * f + params[1]
+    return np.sum(targets * z + np.logaddexp(0.0, -z))
+
+
+@pytest.mark.parametrize("scale", [0.1, 1.0, 30.0])
+def test_platt_fit_is_the_maximum_likelihood_sigmoid(scale):
+    # an independent minimiser of the same objective, and the optimality
+    # conditions, including on separable values far from 0 (no overflow)
+    rng = np.random.default_rng(int(scale * 10))
+    positive = rng.random(300) < 0.4
+    f = scale * (np.where(positive, 1.0, -1.0) + rng.normal(size=300))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no overflow in exp
+        A, B = platt_fit(f, positive)
+    n_pos, n_neg = positive.sum(), (~positive).sum()
+    targets = np.where(positive, (n_pos + 1) / (n_pos + 2), 1 / (n_neg + 2))
+    reference = minimize(
+        _platt_objective,
+        x0=[0.0, 0.0],
+        args=(f, targets),
+        method="BFGS",
+        options={"gtol": 1e-10},
+    )
+    assert _platt_objective([A, B], f, targets) <= reference.fun + 1e-9
+    np.testing.assert_allclose([A, B], reference.x, rtol=1e-4, atol=1e-6)
+    assert A < 0  # larger decision values, larger P(+1)
+    # the stopping rule: both gradient components below 1e-5
+    p = platt_predict(f, A, B)
+    residual = targets - p
+    assert abs(residual.sum()) < 1e-4 and abs(f @ residual) < 1e-4
+    assert np.all((p >= 1e-7) & (p <= 1 - 1e-7))
+
+
+def _coupling_bound(r):
+    """sqrt(K) eps / lambda_min: how far the stopped iterate may be from
+    the exact minimiser of p^T Q p on sum(p) = 1, given libsvm's stopping
+    rule max_t |(Qp)_t - p^T Q p| < eps = 0.005 / K."""
+    K = len(r)
+    Q = -r.T * r
+    np.fill_diagonal(Q, [np.sum(np.delete(r[:, t], t) ** 2) for t in range(K)])
+    basis = np.linalg.svd(np.ones((1, K)))[2][1:]  # sum-zero directions
+    smallest = np.linalg.eigvalsh(basis @ Q @ basis.T)[0]
+    exact = np.linalg.solve(
+        np.block([[Q, np.ones((K, 1))], [np.ones((1, K)), np.zeros((1, 1))]]),
+        np.r_[np.zeros(K), 1.0],
+    )[:K]
+    return exact, np.sqrt(K) * 0.005 / K / smallest
+
+
+@pytest.mark.parametrize("K", [3, 4, 10])
+def test_pairwise_coupling_solves_wu_lin_weng_method_2(K):
+    rng = np.random.default_rng(K)
+    r = np.zeros((50, K, K))
+    truth = rng.dirichlet(np.ones(K), size=50)
+    for i, j in itertools.combinations(range(K), 2):
+        # consistent estimates r_ij = p_i / (p_i + p_j), then noise
+        consistent = truth[:, i] / (truth[:, i] + truth[:, j])
+        noisy = np.clip(consistent + 0.1 * rng.normal(size=50), 0.01, 0.99)
+        values = np.where(np.arange(50) < 25, consistent, noisy)
+        r[:, i, j], r[:, j, i] = values, 1 - values
+    p = pairwise_coupling(r)
+    np.testing.assert_allclose(p.sum(axis=1), 1.0, atol=1e-12)
+    assert np.all(p >= 0)
+    for sample in range(50):
+        exact, bound = _coupling_bound(r[sample])
+        assert np.linalg.norm(p[sample] - exact) <= bound
+        if sample < 25:  # consistent pairs: the true distribution
+            assert np.linalg.norm(p[sample] - truth[sample]) <= bound
+
+
+def test_probabilities_follow_the_platt_fit_of_cross_validated_values():
+    # the folds written out: libsvm's permutation of the pair's rows (class
+    # i, then j) for random_state, cut into five consecutive blocks; tight
+    # tolerances make every fit exact, so (A, B) agree to rounding
+    X, y = _iris_versicolor_virginica()
+    model = SVC(kernel="rbf", gamma=0.5, probability=True, random_state=3)
+    model.set_params(tol=1e-12).fit(X, y)
+    rows = np.r_[
+        np.flatnonzero(y == "versicolor"), np.flatnonzero(y == "virginica")
+    ]
+    order = libsvm_permutation(libsvm_seed(3), len(rows))
+    decision = np.zeros(len(rows))
+    for fold in range(5):
+        begin, end = fold * len(rows) // 5, (fold + 1) * len(rows) // 5
+        held, train = order[begin:end], np.r_[order[:begin], order[end:]]
+        part = SVC(kernel="rbf", gamma=0.5, tol=1e-12)
+        part.fit(X[rows[train]], y[rows[train]])
+        # libsvm's orientation: positive for the first class
+        decision[held] = -part.decision_function(X[rows[held]])
+    A, B = platt_fit(decision, y[rows] == "versicolor")
+    np.testing.assert_allclose(
+        [model.probA_[0], model.probB_[0]], [A, B], rtol=1e-6
+    )
+    # two classes: the coupling stops within 0.005 / K of the sigmoid
+    f = -model.decision_function(X)
+    np.testing.assert_allclose(
+        model.predict_proba(X)[:, 0], platt_predict(f, A, B), atol=0.0025
+    )
+
+
+def test_libsvm_permutation_is_a_uniform_shuffle():
+    # every value lands in every position about equally often, over seeds
+    counts = np.zeros((4, 4))
+    for seed in range(4000):
+        permutation = libsvm_permutation(seed, 4)
+        np.testing.assert_array_equal(np.sort(permutation), np.arange(4))
+        counts[np.arange(4), permutation] += 1
+    # 1000 expected per cell, standard deviation about 27
+    assert np.abs(counts - 1000).max() < 150
+    assert libsvm_seed(0) == np.random.RandomState(0).randint(2**31 - 1)
+
+
+@pytest.mark.parametrize("dataset", ["iris", "cancer", "wine"])
+@pytest.mark.parametrize("random_state", [0, 7])
+def test_probabilities_equal_libsvms_for_the_same_random_state(
+    dataset, random_state
+):
+    # The folds are libsvm's for the same integer random_state, so the
+    # cross-validated decision values, the sigmoids and the coupling are
+    # libsvm's: with tol = 1e-8 they differ only by libsvm's single-
+    # precision kernel cache (~1e-6 in A, B; |dP/df| <= |A|/4 ~ 1); with
+    # the default tol = 1e-3 every decision value may move by O(tol).
+    X, y = {"iris": _iris_named, "cancer": _cancer, "wine": _wine}[dataset]()
+    for tol, atol in ((1e-8, 1e-5), (1e-3, 5e-3)):
+        params = dict(probability=True, random_state=random_state, tol=tol)
+        ours = SVC(**params).fit(X, y)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FutureWarning)
+            theirs = sk_svm.SVC(**params).fit(X, y)
+            expected = theirs.predict_proba(X)
+        proba = ours.predict_proba(X)
+        np.testing.assert_allclose(proba, expected, rtol=0, atol=atol)
+        np.testing.assert_allclose(
+            ours.probA_, theirs._probA, rtol=0, atol=100 * atol
+        )
+        np.testing.assert_allclose(
+            ours.probB_, theirs._probB, rtol=0, atol=100 * atol
+        )
+        np.testing.assert_allclose(proba.sum(axis=1), 1.0, atol=1e-12)
+        assert np.all((proba > 0) & (proba < 1))
+        np.testing.assert_allclose(
+            ours.predict_log_proba(X), np.log(proba), rtol=1e-12
+        )
+        n_pairs = len(ours.classes_) * (len(ours.classes_) - 1) // 2
+        assert ours.probA_.shape == ours.probB_.shape == (n_pairs,)
+
+
+def test_argmax_of_probabilities_and_predict():
+    # two classes: r = P(classes_[0]) = 1/(1 + exp(A f + B)) with A < 0
+    # and f libsvm's value; the coupling only moves r towards its exact
+    # answer [r, 1 - r] (its objective is (p_0 - r)^2 on the simplex), so
+    # it keeps the side of 1/2: the two agree wherever f and f + B/A have
+    # the same sign (libsvm's guarantee); elsewhere they may not, as
+    # scikit-learn documents
+    X, y = _cancer()
+    model = SVC(probability=True, random_state=0).fit(X, y)
+    f = -model.decision_function(X)  # positive for classes_[0]
+    A, B = model.probA_[0], model.probB_[0]
+    assert A < 0
+    agree = np.sign(f) == np.sign(f + B / A)
+    proba_class = model.classes_[model.predict_proba(X).argmax(axis=1)]
+    predicted = model.predict(X)
+    np.testing.assert_array_equal(proba_class[agree], predicted[agree])
+    assert agree.mean() > 0.9
+    # more classes: no such guarantee; they mostly agree, and disagree on
+    # the same samples as scikit-learn's
+    X, y = _wine()
+    model = SVC(probability=True, random_state=0, tol=1e-8).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)  # probability=True
+        theirs = sk_svm.SVC(probability=True, random_state=0, tol=1e-8)
+        theirs.fit(X, y)
+    proba_class = model.classes_[model.predict_proba(X).argmax(axis=1)]
+    assert np.mean(proba_class == model.predict(X)) > 0.95
+    np.testing.assert_array_equal(
+        proba_class, theirs.classes_[theirs.predict_proba(X).argmax(axis=1)]
+    )
+
+
+def test_random_state_moves_only_the_probabilities():
+    X, y = _iris_named()
+    a = SVC(probability=True, random_state=0).fit(X, y)
+    b = SVC(probability=True, random_state=0).fit(X, y)
+    c = SVC(probability=True, random_state=1).fit(X, y)
+    np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
+    assert not np.array_equal(a.predict_proba(X), c.predict_proba(X))
+    np.testing.assert_array_equal(
+        a.decision_function(X), c.decision_function(X)
+    )
+    np.testing.assert_array_equal(
+        a.decision_function(X), SVC().fit(X, y).decision_function(X)
+    )
+
+
+# --- tiny and degenerate problems (issue 24, item 8) -------------------------
+
+ISSUE_24_X = np.array(
+    [
+        [-1.3763501076102038],
+        [2.922519527263222],
+        [-3.135896531494768],
+        [-2.9855990235755296],
+        [1.2538080015888693],
+        [-2.012421082854399],
+    ]
+)
+ISSUE_24_Y = np.array([-1, 1, 1, -1, 1, -1])
+
+
+@pytest.mark.parametrize("tol", [1e-1, 1e-3, 1e-6, 1e-12])
+def test_shrinking_everything_away_is_not_a_crash(tol):
+    # n = 6 steps reach the optimum with every multiplier at C; the shrink
+    # that follows finds each one settled and sets all aside, and the next
+    # working-set selection met an empty set (argmax of an empty sequence)
+    C = 0.38932414507087776
+    ours = SVC(kernel="linear", C=C, tol=tol).fit(ISSUE_24_X, ISSUE_24_Y)
+    theirs = sk_svm.SVC(kernel="linear", C=C, tol=tol)
+    theirs.fit(ISSUE_24_X, ISSUE_24_Y)
+    np.testing.assert_array_equal(ours.support_, theirs.support_)
+    np.testing.assert_allclose(ours.dual_coef_, theirs.dual_coef_, atol=1e-7)
+    np.testing.assert_allclose(ours.intercept_, theirs.intercept_, rtol=1e-6)
+    K, signs = ISSUE_24_X @ ISSUE_24_X.T, ISSUE_24_Y.astype(float)
+    alpha = np.zeros(6)
+    alpha[ours.support_] = np.abs(ours.dual_coef_[0])
+    _, violation = _dual_and_violation(K, signs, alpha, np.full(6, C))
+    assert violation < tol
+    # the solver itself: the empty active set is reported optimal, and
+    # every multiplier is at a bound (no free one)
+    result = smo(K, signs, C, tol=tol)
+    assert result.converged
+    assert np.all((result.alpha == 0) | (result.alpha == C))
+
+
+def _degenerate_problem(rng):
+    """A tiny two-class problem of one of the kinds that break solvers."""
+    kind = rng.choice(
+        [
+            "issue 24",
+            "ties",
+            "duplicates",
+            "collinear",
+            "one per class",
+            "random",
+        ],
+        p=[0.4, 0.12, 0.12, 0.12, 0.12, 0.12],
+    )
+    if kind == "issue 24":  # a few points on a line, a middling C: where
+        # shrinking emptied the active set (about 3 % of these problems)
+        n, d, C = int(rng.integers(3, 7)), 1, float(10 ** rng.uniform(-1, 0.5))
+    else:
+        n = int(rng.integers(2, 9)) if kind != "one per class" else 2
+        d, C = int(rng.integers(1, 4)), float(10.0 ** rng.uniform(-3, 2))
+    X = rng.normal(scale=3.0, size=(n, d))
+    if kind == "ties":
+        X = np.round(X)  # many equal coordinates and kernel values
+    elif kind == "duplicates":  # repeated points, sometimes with both labels
+        X = X[rng.integers(0, max(1, n // 2), size=n)]
+    elif kind == "collinear":
+        X = rng.normal(size=(n, 1)) * rng.normal(size=(1, d))
+    y = rng.permutation(np.r_[[-1, 1], rng.choice([-1, 1], size=n - 2)])
+    kernel = "linear" if kind == "issue 24" else rng.choice(["linear", "rbf"])
+    return kind, X, y, C, kernel
+
+
+def test_many_tiny_and_degenerate_problems_never_crash_and_are_optimal(
+    monkeypatch,
+):
+    # The dual optimum is unique in value; a point whose KKT violation is at
+    # most tol is within tol * sum_i C_i of it (the duality gap, summed
+    # term by term), so ours may trail libsvm's objective by no more.
+    smo_module = sys.modules["mllib.svm.smo"]
+    empty_sets, solve = [], smo_module.smo_steps
+
+    def counting_steps(K, y, C, alpha, v, diag, active, **options):
+        empty_sets.append(len(active) == 0)
+        return solve(K, y, C, alpha, v, diag, active, **options)
+
+    monkeypatch.setattr(smo_module, "smo_steps", counting_steps)
+    rng = np.random.default_rng(24)
+    kinds = set()
+    for _ in range(600):
+        kind, X, y, C, kernel = _degenerate_problem(rng)
+        # (libsvm's single-precision kernel cannot always reach 1e-8: on one
+        # of these problems it takes 1.6e8 steps)
+        tol = float(rng.choice([1e-3, 1e-6]))
+        ours = SVC(kernel=kernel, C=C, tol=tol, gamma=0.5).fit(X, y)
+        theirs = sk_svm.SVC(kernel=kernel, C=C, tol=tol, gamma=0.5).fit(X, y)
+        K = pairwise_kernels(X, X, kernel, gamma=0.5)
+        bounds = np.full(len(y), C)
+        dual, violation = {}, {}
+        for name, model in (("ours", ours), ("libsvm", theirs)):
+            ((rows, signs, alpha),) = _pair_problems(model, y)
+            dual[name], violation[name] = _dual_and_violation(
+                K[np.ix_(rows, rows)], signs, alpha, bounds[rows]
+            )
+            assert np.all((alpha >= 0) & (alpha <= C))
+            if name == "ours":  # sum alpha_i y_i = 0, to rounding
+                assert abs(alpha @ signs) <= 1e-12 * C * len(y)
+        assert dual["ours"] >= dual["libsvm"] - tol * bounds.sum() - 1e-12
+        assert violation["ours"] < tol + 1e-12 * max(1.0, np.abs(K).max())
+        kinds.add(str(kind))
+    assert len(kinds) == 6
+    # the crash's path was taken, not dodged: shrinking emptied the active
+    # set, and the empty set was found optimal
+    assert sum(empty_sets) >= 1  # 5 of the 600 here
+
+
+# --- scikit-learn's tools on SVC, as in its example gallery ------------------
+
+
+def test_pipeline_grid_search_on_digits():
+    X, y = load_digits(return_X_y=True)
+    X_train, X_test, y_train, y_test = train_test_split(
+        X, y, test_size=0.5, random_state=0, stratify=y
+    )
+    grid = {"svc__C": [1, 10], "svc__gamma": [1e-3, 1e-4]}
+    ours = GridSearchCV(
+        make_pipeline(StandardScaler(), SVC(kernel="rbf")), grid, cv=3
+    )
+    theirs = GridSearchCV(
+        make_pipeline(StandardScaler(), sk_svm.SVC(kernel="rbf")), grid, cv=3
+    )
+    ours.fit(X_train, y_train)
+    theirs.fit(X_train, y_train)
+    assert ours.best_params_ == theirs.best_params_
+    np.testing.assert_allclose(
+        ours.cv_results_["mean_test_score"],
+        theirs.cv_results_["mean_test_score"],
+        atol=2 / len(y_train),  # a vote flipped near a tie, at most
+    )
+    assert ours.score(X_test, y_test) > 0.95
+    report = classification_report(y_test, ours.predict(X_test))
+    assert "macro avg" in report
+
+
+def test_learning_and_validation_curves_are_finite_and_match():
+    X, y = load_digits(return_X_y=True)
+    X, y = X[:600], y[:600]
+    gammas = np.logspace(-5, -2, 4)
+    scores = [
+        validation_curve(
+            model, X, y, param_name="gamma", param_range=gammas, cv=3
+        )
+        for model in (SVC(), sk_svm.SVC())
+    ]
+    for train, test in scores:
+        assert np.all(np.isfinite(train)) and np.all(np.isfinite(test))
+    np.testing.assert_allclose(scores[0][1], scores[1][1], atol=2 / 200)
+    _, train, test = learning_curve(
+        SVC(gamma=0.001), X, y, cv=3, train_sizes=[0.3, 0.6, 1.0]
+    )
+    assert np.all(np.isfinite(train)) and np.all(np.isfinite(test))
+    assert test[-1].mean() > test[0].mean()
+
+
+def test_nested_cross_validation_on_iris():
+    X, y = load_iris(return_X_y=True)
+    inner = KFold(n_splits=4, shuffle=True, random_state=0)
+    outer = KFold(n_splits=4, shuffle=True, random_state=1)
+    grid = {"C": [1, 10, 100], "gamma": [0.01, 0.1]}
+    nested = [
+        cross_val_score(GridSearchCV(model, grid, cv=inner), X, y, cv=outer)
+        for model in (SVC(kernel="rbf"), sk_svm.SVC(kernel="rbf"))
+    ]
+    np.testing.assert_allclose(nested[0], nested[1])
+    assert nested[0].mean() > 0.9
+
+
+def test_decision_boundary_and_calibration_displays():
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from sklearn.calibration import CalibrationDisplay
+    from sklearn.inspection import DecisionBoundaryDisplay
+
+    X, y = load_iris(return_X_y=True)
+    X = X[:, :2]
+    model = SVC(kernel="rbf", gamma=0.7, C=1.0).fit(X, y)
+    for method in ("predict", "decision_function"):
+        display = DecisionBoundaryDisplay.from_estimator(
+            model, X, response_method=method, grid_resolution=50
+        )
+        assert np.all(np.isfinite(display.response))
+    X, y = _cancer()
+    X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+    model = SVC(probability=True, random_state=0).fit(X_train, y_train)
+    display = CalibrationDisplay.from_estimator(
+        model, X_test, y_test, n_bins=5
+    )
+    # a calibrated model: observed frequencies close to the predicted ones
+    assert np.abs(display.prob_true - display.prob_pred).max() < 0.25
+    plt.close("all")

@@ -11,17 +11,23 @@ minimise the squared reconstruction error, with the objective of
 .. math:: J(\theta)=\frac1{2n}\sum_{i=1}^n\lVert x_i-g(f(x_i))\rVert^2
           +\frac{\alpha}{2n}\sum_l\lVert W_l\rVert_F^2 .
 
-**Linear autoencoders are PCA** (Bourlard & Kamp 1988; Baldi & Hornik
-1989): with the identity activation and :math:`\alpha=0`, the reconstruction
+**Linear autoencoders span the principal subspace** (Bourlard & Kamp
+1988; Baldi & Hornik 1989): with the identity activation and
+:math:`\alpha=0`, the reconstruction
 :math:`\hat x=xW_{\text{enc}}W_{\text{dec}}+c` has rank at most :math:`k`,
-so by Eckart–Young the error is at least that of the best rank-:math:`k`
-approximation of the centred data, the PCA error; that value is reached
-exactly when :math:`W_{\text{enc}}W_{\text{dec}}=U_kU_k^\top`, the
-orthogonal projection onto the first :math:`k` principal axes, and every
-other critical point is a saddle. The code is then the PCA scores up to an
-invertible :math:`k\times k` map: the same subspace, not the same axes. A
-nonlinear activation can do better than any :math:`k`-dimensional subspace
-when the data lie near a curved :math:`k`-dimensional manifold (Hinton &
+so by Eckart–Young the error is at least that of the best
+rank-:math:`k` approximation of the centred data, the PCA error. If the
+:math:`k`-th and :math:`(k+1)`-th eigenvalues of the sample covariance
+differ and it is invertible, that value is reached exactly when
+:math:`W_{\text{enc}}W_{\text{dec}}=U_kU_k^\top`, the orthogonal projection
+onto the first :math:`k` principal axes; Baldi & Hornik show that when the
+covariance is invertible with distinct eigenvalues every other critical
+point is a saddle. The minimiser is not PCA itself: the codes are the PCA
+scores only up to an invertible :math:`k\times k` map and a shift (the same
+subspace, not the same axes), since :math:`W_{\text{enc}}R` and
+:math:`R^{-1}W_{\text{dec}}` reconstruct equally well. A nonlinear
+activation can do better than any :math:`k`-dimensional subspace when the
+data lie near a curved :math:`k`-dimensional manifold (Hinton &
 Salakhutdinov 2006).
 """
 
@@ -68,12 +74,16 @@ class Autoencoder(
     max_iter : int, default=1000
         L-BFGS iterations.
     tol : float, default=1e-8
-        L-BFGS stops when every gradient entry is at most ``tol``; its
-        relative-decrease test is switched off, because the loss of a linear
-        autoencoder is nearly flat along rotations of the code and would
-        stop it short of the principal subspace. A nonlinear autoencoder
-        needs a looser ``tol`` (2e-3 stops one of width 16 on a curve after
-        300 to 500 iterations).
+        L-BFGS-B stops when every gradient entry is at most ``tol``, or when
+        one iteration lowers the objective by at most a rounding error of it
+        (scipy's ``ftol``, set here to the machine epsilon), whichever comes
+        first; a linear autoencoder usually stops on the second, once the
+        objective no longer changes in floating point. scipy's default
+        ``ftol`` (about 2e-9) would stop it much earlier: the objective is
+        flat along the code's symmetries and weakly curved next to them, so
+        it barely decreases while the weights are still off the principal
+        subspace. A nonlinear autoencoder needs a looser ``tol`` (the
+        neural-networks chapter uses 2e-3 on a curve).
     random_state : None, int or numpy.random.Generator
         The Glorot-uniform initial weights.
 
@@ -128,8 +138,9 @@ class Autoencoder(
         sizes = [d, *hidden, k, *hidden[::-1], d]
         rng = check_random_state(self.random_state)
         theta0 = pack(*glorot_uniform(sizes, self.activation, rng))
-        # the MLP objective with the data as targets, Y = X; stop on the
-        # gradient only (ftol = eps): J is flat along the code's symmetries
+        # the MLP objective with the data as targets, Y = X. ftol = eps:
+        # the decrease test fires only once J stops changing in floating
+        # point (the default stops early: J is nearly flat near its minima)
         result = minimize(
             flat_objective,
             theta0,

@@ -19,10 +19,11 @@ class KernelRows:
     ``rows.diagonal()``, so the solver accepts either.
 
     A row costs one matrix-vector product :math:`Xx_i` plus :math:`O(n)` work,
-    because the three kernels are functions of inner products and of the
+    because the four kernels are functions of inner products and of the
     squared norms :math:`\lVert x_j\rVert^2`, computed once (libsvm's
-    ``x_square``): :math:`x_i^\top x_j`, :math:`(\gamma x_i^\top x_j + c_0)^p`
-    and :math:`\exp\bigl(-\gamma(\lVert x_i\rVert^2 + \lVert x_j\rVert^2 -
+    ``x_square``): :math:`x_i^\top x_j`, :math:`(\gamma x_i^\top x_j + c_0)^p`,
+    :math:`\tanh(\gamma x_i^\top x_j + c_0)` and
+    :math:`\exp\bigl(-\gamma(\lVert x_i\rVert^2 + \lVert x_j\rVert^2 -
     2x_i^\top x_j)\bigr)`. For the Gaussian kernel the data are centred first
     (distances do not change, cancellation shrinks) and the squared distance
     clipped at 0. (:func:`mllib.kernels.squared_euclidean_distances` sums
@@ -34,21 +35,21 @@ class KernelRows:
     Parameters
     ----------
     X : ndarray of shape (n, d)
-    kernel : {"linear", "poly", "rbf"}
+    kernel : {"linear", "poly", "rbf", "sigmoid"}
     cache_size : float
         Memory for cached rows, in megabytes (scikit-learn's
         ``SVC(cache_size=200)``).
     gamma, degree, coef0 : float
-        Kernel parameters (``gamma`` is required for ``"poly"`` and ``"rbf"``).
+        Kernel parameters (``gamma`` is required for all but ``"linear"``).
     """
 
     def __init__(
         self, X, kernel, cache_size=200, *, gamma=None, degree=3, coef0=0.0
     ):
-        if kernel not in ("linear", "poly", "rbf"):
+        if kernel not in ("linear", "poly", "rbf", "sigmoid"):
             raise ValueError(
-                'KernelRows computes "linear", "poly" or "rbf" kernels; '
-                f"got {kernel!r}."
+                'KernelRows computes "linear", "poly", "rbf" or "sigmoid" '
+                f"kernels; got {kernel!r}."
             )
         self.kernel, self.gamma, self.degree, self.coef0 = (
             kernel,
@@ -89,6 +90,8 @@ class KernelRows:
             return inner
         if self.kernel == "poly":
             return (self.gamma * inner + self.coef0) ** self.degree
+        if self.kernel == "sigmoid":
+            return np.tanh(self.gamma * inner + self.coef0)
         # -gamma ||x_i - x_j||^2
         #   = 2 gamma x_i.x_j - gamma ||x_i||^2 - gamma ||x_j||^2 <= 0,
         # in place in one array (the rows are computed thousands of times)

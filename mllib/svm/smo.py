@@ -4,7 +4,12 @@ The dual problem, with :math:`Q_{ij} = y_iy_jK_{ij}`, is
 
 .. math:: \max_\alpha\ D(\alpha) = \sum_i\alpha_i - \tfrac12\alpha^\top Q\alpha
           \quad\text{s.t.}\quad \sum_i y_i\alpha_i = 0,
-          \quad 0\le\alpha_i\le C .
+          \quad 0\le\alpha_i\le C_i .
+
+The bound :math:`C_i` is one number :math:`C` for the plain soft margin and
+differs between samples when classes or samples are weighted
+(:math:`C_i = C\,w_{c(i)}\,s_i`, libsvm's ``weighted_C`` times its
+per-instance weight).
 
 SMO changes two multipliers at a time along the only direction that keeps
 :math:`\sum_iy_i\alpha_i` fixed, :math:`\alpha_i \mathrel{+}= \delta y_i`,
@@ -45,7 +50,7 @@ class SMOResult(NamedTuple):
     Attributes
     ----------
     alpha : ndarray of shape (n,)
-        The multipliers, in :math:`[0, C]`.
+        The multipliers, :math:`0\\le\\alpha_i\\le C_i`.
     intercept : float
         :math:`b`, the mean of :math:`v_t` over the free multipliers
         :math:`0<\\alpha_t<C` (libsvm's rule).
@@ -76,9 +81,10 @@ def smo(K, y, C, *, tol=1e-3, max_iter=-1, shrinking=True):
         semi-definite; only its rows ``K[i]`` and ``K.diagonal()`` are used.
     y : ndarray of shape (n,)
         Labels in :math:`\{-1, +1\}`, both present.
-    C : float
-        Box bound; ``np.inf`` for the hard margin (the caller must check
-        separability, or the dual is unbounded).
+    C : float or ndarray of shape (n,)
+        Box bounds :math:`C_i > 0`, one for all or one per multiplier;
+        ``np.inf`` for the hard margin (the caller must check separability,
+        or the dual is unbounded).
     tol : float
         Stop when the maximal violation
         :math:`\max_{I_{up}} v - \min_{I_{low}} v < \mathrm{tol}`
@@ -103,6 +109,7 @@ def smo(K, y, C, *, tol=1e-3, max_iter=-1, shrinking=True):
     SVM*, JMLR 6, Algorithm WSS3; Chang & Lin (2011), *LIBSVM*, §5.
     """
     n = len(y)
+    C = np.broadcast_to(np.asarray(C, dtype=float), (n,))
     alpha = np.zeros(n)
     v = y.astype(float)  # alpha = 0: the decision values are 0
     diag = K.diagonal().copy()
@@ -135,13 +142,18 @@ def smo(K, y, C, *, tol=1e-3, max_iter=-1, shrinking=True):
             break
         # shrink: libsvm first brings every multiplier back once, when the
         # active ones are nearly optimal, so that none stays aside wrongly
-        up, low = _up_low(y[active], alpha[active], C)
-        max_up, min_low = v[active][up].max(), v[active][low].min()
+        up, low = _up_low(y[active], alpha[active], C[active])
+        max_up, min_low = _extremes(v[active], up, low)
         if not unshrunk and max_up - min_low <= 10 * tol:
             unshrunk = True
             _restore(K, y, alpha, v, active)
             active = np.arange(n)
             up, low = _up_low(y, alpha, C)
+        # Every multiplier can be set aside, and the active set left empty:
+        # when the last steps reached the optimum (max_up < min_low) with
+        # every multiplier at a bound (a small C), each passes the test.
+        # smo_steps then reports the empty set optimal, and the check of all
+        # multipliers above decides (libsvm's select_working_set).
         active = active[~_shrinkable(v[active], up, low, max_up, min_low)]
         steps_to_shrink = min(n, SHRINK_EVERY)
     violation = history["violation"][-1]
@@ -160,15 +172,21 @@ def smo(K, y, C, *, tol=1e-3, max_iter=-1, shrinking=True):
 
 
 def smo_steps(K, y, C, alpha, v, diag, active, *, tol, n_steps, history):
-    """At most ``n_steps`` SMO steps on the multipliers ``active`` (the
+    r"""At most ``n_steps`` SMO steps on the multipliers ``active`` (the
     others stay fixed), updating ``alpha`` and ``v`` there in place.
 
     Returns the number of steps and whether the active multipliers are
-    optimal (then their violation, below ``tol``, is not recorded).
+    optimal (then their violation, below ``tol``, is not recorded). With no
+    pair that can move, in particular no active multiplier at all, they are
+    optimal: the maximum of :math:`v` over an empty set is :math:`-\infty`
+    (libsvm's ``select_working_set`` returns 1 then).
     """
+    if not _up_low(y[active], alpha[active], C[active])[0].any():
+        return 0, True  # I_up empty: no i, no violating pair
     everything = len(active) == len(y)
     labels, a = y[active].tolist(), alpha[active].tolist()  # fast scalars
-    up, low = _up_low(y[active], alpha[active], C)
+    bounds = C[active].tolist()
+    up, low = _up_low(y[active], alpha[active], C[active])
     v_up = np.where(up, v[active], -np.inf)  # v on I_up, -inf elsewhere
     v_low = np.where(low, v[active], np.inf)  # v on I_low, +inf elsewhere
     diag = diag[active]
@@ -206,11 +224,11 @@ def smo_steps(K, y, C, alpha, v, diag, active, *, tol, n_steps, history):
         # The exact maximiser delta = g/a along alpha_i += delta y_i,
         # alpha_j -= delta y_j, clipped to the box (r_i, r_j: the room)
         y_i, y_j = labels[i], labels[j]
-        room_i = C - a[i] if y_i > 0 else a[i]
-        room_j = a[j] if y_j > 0 else C - a[j]
+        room_i = bounds[i] - a[i] if y_i > 0 else a[i]
+        room_j = a[j] if y_j > 0 else bounds[j] - a[j]
         delta = min(g_ij / a_ij, room_i, room_j)
-        a[i] = _move(a[i], delta, y_i, delta == room_i, C)
-        a[j] = _move(a[j], delta, -y_j, delta == room_j, C)
+        a[i] = _move(a[i], delta, y_i, delta == room_i, bounds[i])
+        a[j] = _move(a[j], delta, -y_j, delta == room_j, bounds[j])
         # Cached gradient: v <- v - delta (K_i - K_j), two kernel rows,
         # O(n)
         Kj = K[int(active[j])] if everything else K[int(active[j])][active]
@@ -235,18 +253,29 @@ def smo_steps(K, y, C, alpha, v, diag, active, *, tol, n_steps, history):
 
 def _up_low(y, alpha, C):
     """Masks of :math:`I_{up}` (alpha_t can move along +y_t) and
-    :math:`I_{low}` (along -y_t)."""
+    :math:`I_{low}` (along -y_t); ``C`` a number or one bound per
+    multiplier."""
     return (
         np.where(y > 0, alpha < C, alpha > 0),
         np.where(y < 0, alpha < C, alpha > 0),
     )
 
 
+def _extremes(v, up, low):
+    r""":math:`\max_{I_{up}} v` and :math:`\min_{I_{low}} v`, with the
+    empty maximum :math:`-\infty` and the empty minimum :math:`+\infty`
+    (libsvm's ``Gmax1`` and ``Gmax2`` start there)."""
+    return (
+        float(np.max(v[up], initial=-np.inf)),
+        float(np.min(v[low], initial=np.inf)),
+    )
+
+
 def _violation(y, alpha, v, C):
     r""":math:`\max_{I_{up}} v - \min_{I_{low}} v`, the maximal KKT
     violation."""
-    up, low = _up_low(y, alpha, C)
-    return float(v[up].max() - v[low].min())
+    max_up, min_low = _extremes(v, *_up_low(y, alpha, C))
+    return max_up - min_low
 
 
 def _shrinkable(v, up, low, max_up, min_low):
@@ -274,11 +303,11 @@ def _restore(K, y, alpha, v, active):
     v[aside] = values
 
 
-def _move(value, delta, direction, to_bound, C):
+def _move(value, delta, direction, to_bound, bound):
     """alpha + delta * direction, set exactly on the bound it was clipped to
     (no rounding residue)."""
     if to_bound:
-        return C if direction > 0 else 0.0
+        return bound if direction > 0 else 0.0
     return value + delta * direction
 
 
@@ -292,5 +321,4 @@ def _intercept(alpha, v, y, C):
     free = (alpha > 0) & (alpha < C)
     if free.any():
         return float(v[free].mean())
-    up, low = _up_low(y, alpha, C)
-    return float(0.5 * (v[up].max() + v[low].min()))
+    return float(0.5 * sum(_extremes(v, *_up_low(y, alpha, C))))

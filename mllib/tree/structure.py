@@ -112,10 +112,11 @@ class Tree:
         """``value`` of the leaf each row reaches, shape (n, 1, n_values)."""
         return self.value[self.apply(X)]
 
-    def compute_feature_importances(self, n_features):
+    def compute_feature_importances(self, n_features, normalize=True):
         r"""Total weighted impurity decrease :math:`W I - W_L I_L - W_R I_R` of
-        the splits on each feature, divided by the root's weight and normalised
-        to sum to one (all zeros for a single leaf)."""
+        the splits on each feature, divided by the root's weight and, with
+        ``normalize``, normalised to sum to one (all zeros for a single
+        leaf)."""
         internal = np.flatnonzero(~self.is_leaf)
         left, right = (
             self.children_left[internal],
@@ -128,7 +129,9 @@ class Tree:
         ).astype(float)
         importances /= self.weighted_n_node_samples[0]
         total = importances.sum()
-        return importances / total if total > 0 else importances
+        if normalize and total > 0:
+            return importances / total
+        return importances
 
     def subtree(self, keep):
         """The tree made of the nodes where ``keep`` is true, renumbered in the
