@@ -246,6 +246,13 @@ def _right_answer(question):
     return f"any number in [{low:g}, {high:g})"
 
 
+def _sentence(text):
+    """``text`` ending in a full stop, unless it ends a sentence already
+    ("(a) It diverges." stays as it is, not "diverges..")."""
+    text = text.rstrip()
+    return text if text.endswith((".", "!", "?", "…")) else text + "."
+
+
 class _SelfCheck:
     """Self-check questions: jupyterquiz's quiz for Jupyter and the website,
     Markdown with the answers set apart for the PDF edition."""
@@ -295,7 +302,8 @@ class _SelfCheck:
             lines.append("")
             right = next(a for a in question["answers"] if a.get("correct"))
             answers.append(
-                f"{number}. **{_right_answer(question)}.** {right['feedback']}"
+                f"{number}. **{_sentence(_right_answer(question))}** "
+                f"{right['feedback']}"
             )
         # The PDF edition moves this container to the appendix.
         fence = ":::"

@@ -118,6 +118,25 @@ def test_self_check_markdown_for_the_pdf_sets_the_answers_apart():
     assert "2. **5.** √25." in answers
 
 
+def test_an_answer_ending_a_sentence_gets_no_second_full_stop():
+    """The PDF's answer key ends each answer with a full stop, once."""
+    ends = with_(
+        CHOICE,
+        answers=[
+            {**CHOICE["answers"][0], "answer": "It diverges."},
+            *CHOICE["answers"][1:],
+        ],
+    )
+    answers = (
+        _SelfCheck([ends, NUMBER])
+        ._repr_markdown_()
+        .split(":::{container} self-check-answers")[1]
+    )
+    assert "1. **(a) It diverges.** Yes: ..." in answers
+    assert ".." not in answers.replace("...", "")
+    assert "2. **5.** √25." in answers
+
+
 @pytest.mark.parametrize(
     "question, match",
     [
