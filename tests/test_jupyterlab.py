@@ -269,6 +269,10 @@ QUIZZES = f"""() => [...{NOTEBOOK}.content.node.querySelectorAll('[id^="selfchec
 OPEN = (
     """path => window.jupyterapp.commands.execute('docmanager:open', {path})"""
 )
+# JupyterLab has started (after page.goto): its commands can be run.
+STARTED = (
+    """() => window.jupyterapp?.commands?.hasCommand('docmanager:open')"""
+)
 OPENED = f"""path => {NOTEBOOK}?.context?.path === path && {NOTEBOOK}.context.isReady"""
 CLOSE = f"""async save => {{
   const notebook = {NOTEBOOK};
@@ -323,6 +327,7 @@ def quizzes_drawn(browser, lab, chapter):
     try:
         page = reader.page
         page.goto(lab.url(""))
+        page.wait_for_function(STARTED)
         for path in CHAPTERS:
             if path == CHAPTER:
                 continue
@@ -337,6 +342,7 @@ def quizzes_drawn(browser, lab, chapter):
             }
             page.evaluate(CLOSE, True)  # saved, and its kernel shut down
         page.goto(lab.url(""))  # a new JupyterLab page, as the next day
+        page.wait_for_function(STARTED)
         for path in CHAPTERS:
             page.evaluate(OPEN, path)
             page.wait_for_function(OPENED, arg=path)
