@@ -252,7 +252,7 @@ def self_check(autograder, solutions, blank):
     from grading.batch import Worker
     from grading.sandbox import Limits
 
-    worker = Worker(autograder, Limits(), sandboxed=False, bwrap=None, slot=0)
+    worker = Worker(autograder, Limits(), sandboxed=False, bwrap=None)
     for path, wanted in ((solutions, True), (blank, False)):
         outcome = worker.grade(path)
         wrong = [

@@ -9,11 +9,12 @@ anything else students handed in; subfolders are searched too.
 
 Every file gets exactly one row in the CSV, written as soon as it is graded:
 
-* ``student`` (from the platform's file or folder names, see
-  ``--student-pattern``), ``submission`` (the file), ``attempts`` (files of
-  this student) and ``status``: ``graded``; ``error`` (the file could not be
-  graded: the ``error`` column says why); or ``superseded`` (an earlier
-  attempt: only each student's latest counts);
+* ``student`` (from the platform's file or folder names, one layout for the
+  whole folder, see ``--layout`` and ``--student-pattern``), ``submission``
+  (the file), ``attempts`` (files of this student) and ``status``:
+  ``graded``; ``error`` (the file could not be graded: a link, a FIFO, a
+  corrupt file...; the ``error`` column says why); or ``superseded`` (an
+  earlier attempt: only each student's latest counts);
 * a score per autograded question, ``total`` and ``possible``;
 * ``flags``: the submission reached for the grading machinery (patched
   libraries, otter's internals, custom comparisons, processes, files, ...):
@@ -29,9 +30,12 @@ An interrupted run keeps its rows: run the same command again to grade only
 the files without a row (or changed since). Written questions are not
 graded: read them in the notebooks.
 
-Student code runs in a bubblewrap sandbox (see grading/sandbox.py) and never
-shares a process with the tests' checks (grading/checker.py). Without
-bubblewrap, grading stops, unless you pass --no-sandbox.
+Student code runs in a bubblewrap sandbox (see grading/sandbox.py); the
+tests run in a clean process (grading/checker.py) that calls the student's
+functions in the sandbox with plain data, so no test ever enters the
+sandbox. Without bubblewrap, grading stops, unless you pass --no-sandbox.
+assignments/README.md ("How grading protects itself") says what is
+guaranteed and what is not.
 
 Exit status: 0 when every file has a row (errors included), 1 when some
 were left without one (run the command again), 2 for a bad command line
@@ -55,6 +59,7 @@ for _variable in (
 from build import UsageError, default_out, masters  # noqa: E402
 from grading.batch import BatchError, grade_folder  # noqa: E402
 from grading.sandbox import Limits, SandboxUnavailable  # noqa: E402
+from grading.submissions import LAYOUTS  # noqa: E402
 
 
 def autograder_for(name, masters_folder, autograder=None):
@@ -130,9 +135,16 @@ def main(argv=None):
     parser.add_argument(
         "--student-pattern",
         help="regular expression with a group (?P<student>...) matched "
-        "against each file's path in the folder; default: the names "
-        "Canvas, Moodle and Blackboard give downloads, name_name_12345_..., "
-        "or one folder per student",
+        "at the start of each file's path in the folder (optionally "
+        "(?P<time>YYYY-MM-DD-HH-MM-SS) or (?P<upload>number) to order "
+        "attempts); default: the names Canvas, Moodle and Blackboard give "
+        "downloads, name_name_12345_..., or one folder per student",
+    )
+    parser.add_argument(
+        "--layout",
+        choices=sorted(LAYOUTS),
+        help="how the learning platform named the files (default: "
+        "detected, one layout for the whole folder)",
     )
     parser.add_argument(
         "--no-sandbox",
@@ -164,6 +176,7 @@ def main(argv=None):
             sandboxed=not args.no_sandbox,
             bwrap=args.bwrap,
             student_pattern=args.student_pattern,
+            layout=args.layout,
         )
     except (UsageError, SandboxUnavailable, BatchError) as error:
         print(f"grade.py: {error}", file=sys.stderr)

@@ -23,6 +23,16 @@ other neighbours are known: leaves first, up to a root, then back down
 :math:`\prod_ik_i` terms of the brute-force sum. On a chain the messages
 are the forward and backward recursions of :mod:`mllib.crf`.
 
+That count needs care at a node of high degree: summing the other
+:math:`\deg(i)-1` incoming messages afresh for each of the :math:`\deg(i)`
+messages :math:`i` sends would cost :math:`O(\deg(i)^2k_i)` there (a
+star with :math:`n` leaves: :math:`O(n^2)`). Each node's sums "all
+incoming messages but one" are therefore formed once, from prefix and
+suffix sums over its neighbours (:func:`_all_but_one`), in
+:math:`O(\deg(i)k_i)`: :math:`O(\sum_ik_i+\sum_{(i,j)\in E}k_ik_j)` in
+all. (Subtracting one message from the total would be cheaper still, but a
+:math:`-\infty` log-message, an impossible state, would turn it into NaN.)
+
 On a graph with cycles the same updates ("loopy BP") are not exact, and no
 exact algorithm is expected to be efficient in general: computing
 :math:`Z` (or a marginal) of a pairwise MRF is #P-hard and deciding whether
@@ -68,49 +78,66 @@ def sum_product(unary, edges, pairwise):
         neighbours[i].append((j, e))
         neighbours[j].append((i, e))
     log_msg = {}  # (sender, receiver) -> log message over receiver's states
+    # cavity[i, j]: theta_i plus every message into i but j's, the log of
+    # what m_{i->j} sums over x_i (eq. of the message) before the potential
+    cavity = {}
 
     def potential(e, sender):
         """theta_ij oriented as [x_sender, x_receiver]."""
         return pairwise[e] if edges[e][0] == sender else pairwise[e].T
 
-    def incoming(i, excluded=None):
-        return unary[i] + sum(
-            (log_msg[l, i] for l, _ in neighbours[i] if l != excluded),
-            start=np.zeros_like(unary[i]),
-        )
-
     def send(i, j, e):
         log_msg[i, j] = logsumexp(
-            incoming(i, excluded=j)[:, None] + potential(e, i), axis=0
+            cavity[i, j][:, None] + potential(e, i), axis=0
         )
 
+    belief = [None] * len(unary)  # theta_i plus every message into i
     log_z, seen = 0.0, np.zeros(len(unary), dtype=bool)
     for root in range(len(unary)):
         if seen[root]:
             continue
         order, parent = _breadth_first(root, neighbours, seen)
         for i in reversed(order[1:]):  # collect: leaves to the root
-            send(i, *parent[i])
-        for i in order[1:]:  # distribute: the root to the leaves
             p, e = parent[i]
-            send(p, i, e)
-        log_z += logsumexp(incoming(root))
+            children = [log_msg[l, i] for l, _ in neighbours[i] if l != p]
+            cavity[i, p] = unary[i] + sum(children, np.zeros_like(unary[i]))
+            send(i, p, e)
+        for i in order:  # distribute: every message into i is known now
+            but_one, belief[i] = _all_but_one(
+                unary[i], [log_msg[l, i] for l, _ in neighbours[i]]
+            )
+            for (l, e), excluded in zip(neighbours[i], but_one):
+                cavity[i, l] = excluded
+                if i in parent and parent[i][0] == l:
+                    continue  # i sent to its parent while collecting
+                send(i, l, e)
+        log_z += logsumexp(belief[root])
     if log_z == -np.inf:
         raise ValueError(
             "every configuration has probability zero (Z = 0): the -inf "
             "log-potentials rule out all of them."
         )
-    node_marginals = [incoming(i) for i in range(len(unary))]
-    node_marginals = [np.exp(b - logsumexp(b)) for b in node_marginals]
+    node_marginals = [np.exp(b - logsumexp(b)) for b in belief]
     edge_marginals = []
     for e, (i, j) in enumerate(edges):
-        joint = (
-            incoming(i, excluded=j)[:, None]
-            + pairwise[e]
-            + incoming(j, excluded=i)[None, :]
-        )
+        joint = cavity[i, j][:, None] + pairwise[e] + cavity[j, i][None, :]
         edge_marginals.append(np.exp(joint - logsumexp(joint)))
     return node_marginals, edge_marginals, float(log_z)
+
+
+def _all_but_one(own, messages):
+    """``own`` plus all of ``messages`` but the a-th, for every a, and
+    ``own`` plus all of them: prefix and suffix sums, O(len(messages))
+    additions rather than O(len(messages)²)."""
+    prefix = [own]
+    for message in messages:
+        prefix.append(prefix[-1] + message)
+    suffix = [np.zeros_like(own)]
+    for message in reversed(messages):
+        suffix.append(suffix[-1] + message)
+    suffix.reverse()
+    but_one = [prefix[a] + suffix[a + 1] for a in range(len(messages))]
+    return but_one, prefix[-1]
 
 
 def _breadth_first(root, neighbours, seen):

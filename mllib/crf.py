@@ -10,9 +10,11 @@ A label sequence :math:`y=(y_1,\dots,y_T)\in\{0,\dots,k-1\}^T` scores
 with unary scores ``unary`` :math:`U` of shape (T, k) and pairwise
 (transition) scores ``pairwise`` :math:`P` of shape (k, k), shared by all
 positions, or (T-1, k, k). In the feature model of
-:func:`negative_log_likelihood_and_gradient`, :math:`U_t = W^\top x_t` and
-:math:`P` is a learned transition matrix, so :math:`s(y)=w^\top\psi(x,y)`
-with unary and Markov features. Every sum over the :math:`k^T` sequences is
+:func:`negative_log_likelihood_and_gradient`, :math:`U_{tj} = w_j^\top x_t`,
+with :math:`w_j` the rows of :math:`W\in\mathbb R^{k\times d}` (the code
+stores :math:`W^\top`, so that ``x @ weights`` is :math:`U`), and :math:`P`
+is a learned transition matrix, so :math:`s(y)=w^\top\psi(x,y)` with unary
+and Markov features. Every sum over the :math:`k^T` sequences is
 done in :math:`O(Tk^2)` operations, in log space (``logsumexp``) so that
 long sequences neither overflow nor underflow.
 
@@ -174,23 +176,26 @@ def negative_log_likelihood_and_gradient(
     r"""Average negative log-likelihood of a linear-chain CRF, with an L2
     penalty, and its gradient.
 
-    .. math:: \ell(W,A)=-\frac1N\sum_{n=1}^N\bigl[s_n(y^{(n)})-\log Z_n\bigr]
-              +\frac\lambda2\bigl(\lVert W\rVert_F^2+\lVert A\rVert_F^2\bigr),
-              \qquad U^{(n)}_t=W^\top x^{(n)}_t,\ P=A,
+    .. math:: \ell(W,P)=-\frac1N\sum_{n=1}^N\bigl[s_n(y^{(n)})-\log Z_n\bigr]
+              +\frac\lambda2\bigl(\lVert W\rVert_F^2+\lVert P\rVert_F^2\bigr),
+              \qquad U^{(n)}_t=Wx^{(n)}_t,
 
     with :math:`\lambda` = ``alpha``. The gradient is expected minus observed
     features, averaged over sequences, plus the penalty:
 
-    .. math:: \nabla_W=\frac1N\sum_n\sum_tx_t\bigl(p(y_t=\cdot\mid x)
-              -e_{y_t}\bigr)^\top+\lambda W,
+    .. math:: \nabla_W=\frac1N\sum_n\sum_t\bigl(p(y_t=\cdot\mid x)
+              -e_{y_t}\bigr)x_t^\top+\lambda W,
 
-    .. math:: \nabla_A=\frac1N\sum_n\sum_{t\ge2}\bigl(p(y_{t-1}=\cdot,
-              y_t=\cdot\mid x)-e_{y_{t-1}}e_{y_t}^\top\bigr)+\lambda A.
+    .. math:: \nabla_P=\frac1N\sum_n\sum_{t\ge2}\bigl(p(y_{t-1}=\cdot,
+              y_t=\cdot\mid x)-e_{y_{t-1}}e_{y_t}^\top\bigr)+\lambda P.
 
     Parameters
     ----------
     weights : ndarray of shape (d, k)
+        :math:`W^\top`: column :math:`j` holds :math:`w_j`, so that
+        ``x @ weights`` is :math:`U`.
     transitions : ndarray of shape (k, k)
+        :math:`P`.
     sequences : list of N arrays of shape (T_n, d)
     labels : list of N integer arrays of shape (T_n,), entries in 0..k-1
     alpha : float
@@ -199,7 +204,9 @@ def negative_log_likelihood_and_gradient(
     -------
     nll : float
     grad_weights : ndarray of shape (d, k)
+        :math:`(\nabla_W)^\top`, in the layout of ``weights``.
     grad_transitions : ndarray of shape (k, k)
+        :math:`\nabla_P`.
     """
     k = transitions.shape[0]
     labels = _check_labels(sequences, labels, k)
@@ -236,15 +243,15 @@ def _check_labels(sequences, labels, k):
 
 
 class LinearChainCRF(BaseEstimator):
-    r"""A linear-chain CRF with unary scores :math:`W^\top x_t` and a
-    transition matrix :math:`A`, trained by minimising
+    r"""A linear-chain CRF with unary scores :math:`Wx_t` and a
+    transition matrix :math:`P`, trained by minimising
     :func:`negative_log_likelihood_and_gradient` with scipy's L-BFGS-B (the
     objective is convex and smooth), and decoded by :func:`viterbi`.
 
     Parameters
     ----------
     alpha : float
-        L2 penalty :math:`\frac\lambda2(\lVert W\rVert^2+\lVert A\rVert^2)`
+        L2 penalty :math:`\frac\lambda2(\lVert W\rVert^2+\lVert P\rVert^2)`
         on the average NLL, :math:`\lambda` = ``alpha``.
     max_iter : int
     tol : float
@@ -254,8 +261,9 @@ class LinearChainCRF(BaseEstimator):
     Attributes
     ----------
     classes_ : ndarray of shape (k,), the labels found in training
-    coef_ : ndarray of shape (d, k), :math:`W`
-    transitions_ : ndarray of shape (k, k), :math:`A`
+    coef_ : ndarray of shape (d, k), :math:`W^\top` (``x @ coef_`` is
+        :math:`U`)
+    transitions_ : ndarray of shape (k, k), :math:`P`
     loss_curve_ : list of float, the objective after each L-BFGS iteration
     n_iter_ : int
 

@@ -51,13 +51,13 @@ def ovr_decision_function(predictions, confidences, n_classes):
     r"""Per-class scores from one-vs-one results: votes, ties broken by the
     summed confidences.
 
-    Class :math:`i` collects a vote from each pair it wins and the
-    confidence :math:`-f_{ij}(x)` from each pair :math:`(i, j)` it leads,
-    :math:`+f_{ji}(x)` from each pair :math:`(j, i)` it closes (with
-    :math:`f` positive for the second class). The sum :math:`s_i` is
-    squashed to :math:`s_i/(3(|s_i|+1))\in(-\tfrac13,\tfrac13)` before it
-    is added to the votes :math:`v_i`, so it can reorder tied classes but
-    never overturn a vote difference of one (scikit-learn's rule, used by
+    Each pair :math:`(i, j)`, :math:`i<j`, gives a vote to its winner and
+    its score :math:`d` (positive towards :math:`j`) to the summed
+    confidences: :math:`+d` to class :math:`j`, :math:`-d` to class
+    :math:`i`. The sum :math:`\kappa_i` is squashed to
+    :math:`\kappa_i/(3(|\kappa_i|+1))\in(-\tfrac13,\tfrac13)` before it is
+    added to the votes :math:`v_i`, so it can reorder tied classes but never
+    overturn a vote difference of one (scikit-learn's rule, used by
     :class:`OneVsOneClassifier` and :class:`mllib.svm.SVC`).
 
     Parameters
@@ -73,7 +73,7 @@ def ovr_decision_function(predictions, confidences, n_classes):
     Returns
     -------
     ndarray of shape (n_samples, K)
-        :math:`v_i + s_i/(3(|s_i|+1))`.
+        :math:`v_i + \kappa_i/(3(|\kappa_i|+1))`.
     """
     votes = np.zeros((len(predictions), n_classes))
     confidence = np.zeros_like(votes)

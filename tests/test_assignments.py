@@ -2,11 +2,18 @@
 
 Build it (which runs the solutions against every test and grades the
 solutions and the blank notebook with the checker), run the student notebook
-as a student does, export included, then grade three submissions in the
-sandbox: the blank student notebook (scores 0), the solutions (full marks)
-and the solutions with the last question left unanswered (partial credit:
-everything but that question; the last, because later questions may build
-on earlier ones). tests/test_grading.py holds the hostile submissions.
+as a student does, export included, then grade a batch in the sandbox: the
+blank student notebook (scores 0), the solutions (full marks), the solutions
+with the last question left unanswered (partial credit: everything but that
+question; the last, because later questions may build on earlier ones), the
+plausible mistakes of assignment_mistakes.py, and a notebook that does no
+mathematics but looks for the tests to answer from (issue 22: it scores
+nothing). tests/test_grading.py holds the other hostile submissions.
+
+One module fixture does all of it for every master at once, two at a time
+(builds are shared with test_grading.py through assignment_builds), so the
+waits of one assignment (a kernel starting, a sandbox) overlap another's
+work.
 """
 
 import csv
@@ -15,9 +22,12 @@ import json
 import re
 import subprocess
 import sys
+import tempfile
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import assignment_builds
 import hostile_submissions
 import nbformat
 import pytest
@@ -29,7 +39,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "assignments"))
 
 from build import (  # noqa: E402
-    build,
     hidden_lines,
     leaks,
     masters,
@@ -37,18 +46,100 @@ from build import (  # noqa: E402
     shown,
     visible_lines,
 )
+from grading.autograder import all_answers, load  # noqa: E402
 from grading.batch import grade_folder  # noqa: E402
 
 MASTERS = masters()
+NAMES = [master.stem for master in MASTERS]
 CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text())
 PARTS = ["I", "II", "III", "IV", "V", "VI"]
 
 
-@pytest.fixture(scope="module", params=MASTERS, ids=lambda p: p.stem)
-def built(request, tmp_path_factory):
-    master = request.param
-    target = build(master, tmp_path_factory.mktemp(master.stem), release=False)
-    return master, target
+class Pipeline:
+    """Each master built, its blank student notebook run headless, and a
+    batch graded; an error stays with its assignment."""
+
+    def __init__(self, request, folder):
+        self.folder = folder
+        self.built, self.headless, self.graded = {}, {}, {}
+        with ThreadPoolExecutor(2) as pool:
+            exported = pool.submit(self._export)
+            courses = {
+                name: pool.submit(assignment_builds.build, name, request)
+                for name in NAMES
+            }
+            later = {}
+            for name, course in courses.items():
+                self.built[name] = _outcome(course)
+                if isinstance(self.built[name], Exception):
+                    continue
+                later[name] = (
+                    pool.submit(self._headless, name),
+                    pool.submit(self._grade, name),
+                )
+            for name, (headless, graded) in later.items():
+                self.headless[name] = _outcome(headless)
+                self.graded[name] = _outcome(graded)
+            self.exported = _outcome(exported)
+
+    def target(self, name):
+        course = _result(self.built[name])
+        return course / "_build" / name
+
+    def _headless(self, name):
+        folder = self.folder / f"headless-{name}"
+        folder.mkdir()
+        path = folder / f"{name}.ipynb"
+        path.write_text(
+            (self.target(name) / "student" / path.name).read_text()
+        )
+        return run_student_notebook(path, export=False)
+
+    def _export(self):
+        """A student runs gradients-and-duality and exports it."""
+        name = "gradients-and-duality"
+        folder = self.folder / "export"
+        folder.mkdir()
+        path = folder / f"{name}.ipynb"
+        student = ROOT / "assignments" / name / "student" / path.name
+        path.write_text(student.read_text())
+        return folder, path, run_student_notebook(path, export=True)
+
+    def _grade(self, name):
+        return grade_batch(MASTERS[NAMES.index(name)], self.target(name),
+                           self.folder / f"graded-{name}")  # fmt: skip
+
+
+def _outcome(future):
+    try:
+        return future.result()
+    except Exception as error:  # raised again by the tests of that master
+        return error
+
+
+def _result(outcome):
+    if isinstance(outcome, Exception):
+        raise outcome
+    return outcome
+
+
+@pytest.fixture(scope="module")
+def pipeline(request):
+    with tempfile.TemporaryDirectory() as folder:
+        yield Pipeline(request, Path(folder))
+
+
+@pytest.fixture(params=NAMES)
+def built(request, pipeline):
+    name = request.param
+    return MASTERS[NAMES.index(name)], pipeline.target(name)
+
+
+@pytest.fixture(params=NAMES)
+def graded(request, pipeline):
+    name = request.param
+    rows, feedback = _result(pipeline.graded[name])
+    return MASTERS[NAMES.index(name)], rows, feedback
 
 
 def test_there_are_assignments_for_the_preliminaries_and_every_part():
@@ -100,12 +191,10 @@ def run_student_notebook(path, export):
     return nb
 
 
-def test_blank_student_notebook_runs_headless(built, tmp_path):
+@pytest.mark.parametrize("name", NAMES)
+def test_blank_student_notebook_runs_headless(name, pipeline):
     """The checks of a blank notebook give feedback, not a crash."""
-    master, target = built
-    path = tmp_path / f"{master.stem}.ipynb"
-    path.write_text((target / "student" / path.name).read_text())
-    nb = run_student_notebook(path, export=False)
+    nb = _result(pipeline.headless[name])
     checks = [c for c in nb.cells if c.source.startswith('grader.check("')]
     shown = [
         json.dumps([o.get("data", o.get("text")) for o in c.outputs])
@@ -128,14 +217,11 @@ def test_every_master_has_the_same_otter_cell():
     assert len(cells) == 1, cells
 
 
-def test_export_shows_no_warning_and_leaves_only_ignored_files(tmp_path):
+def test_export_shows_no_warning_and_leaves_only_ignored_files(pipeline):
     """A student exports: the zip is written without a (red) warning, and git
     ignores what the export leaves beside the notebook."""
     name = "gradients-and-duality"
-    path = tmp_path / f"{name}.ipynb"
-    student = ROOT / "assignments" / name / "student" / path.name
-    path.write_text(student.read_text())
-    nb = run_student_notebook(path, export=True)
+    folder, path, nb = _result(pipeline.exported)
     (export,) = [
         c
         for c in nb.cells
@@ -144,7 +230,7 @@ def test_export_shows_no_warning_and_leaves_only_ignored_files(tmp_path):
     streams = [o for o in export.outputs if o.output_type == "stream"]
     assert not [o for o in streams if o.name == "stderr"], streams
     assert not [o for o in export.outputs if o.output_type == "error"]
-    left = sorted(p.name for p in tmp_path.iterdir() if p != path)
+    left = sorted(p.name for p in folder.iterdir() if p != path)
     assert ".OTTER_LOG" in left and any(p.endswith(".zip") for p in left), left
     folder = f"assignments/{name}/student"
     ignored = subprocess.run(
@@ -156,16 +242,14 @@ def test_export_shows_no_warning_and_leaves_only_ignored_files(tmp_path):
     assert sorted(ignored.stdout.split()) == [f"{folder}/{p}" for p in left]
 
 
-@pytest.fixture(scope="module")
-def graded(built, tmp_path_factory):
-    """One sandboxed batch per assignment: the blank student notebook, the
-    solutions, the solutions without the last question, and the plausible
-    mistakes of assignment_mistakes.py (the solutions with one change)."""
-    master, target = built
+def grade_batch(master, target, base):
+    """One sandboxed batch for an assignment: the blank student notebook,
+    the solutions, the solutions without the last question, the plausible
+    mistakes of assignment_mistakes.py (the solutions with one change), and
+    a notebook that does no mathematics but looks for the tests."""
     name = master.stem
-    base = tmp_path_factory.mktemp(f"graded-{name}")
     folder = base / "submissions"
-    folder.mkdir()
+    folder.mkdir(parents=True)
     student = json.loads((target / "student" / f"{name}.ipynb").read_text())
     solutions = (target / "solutions" / f"{name}.ipynb").read_text()
     autograded = [
@@ -189,6 +273,19 @@ def graded(built, tmp_path_factory):
             cell["source"] = source.replace(right, wrong)
         assert hits == 1, f"{name}, {label}: the solution code has changed"
         (folder / f"mistake_{i}.ipynb").write_text(json.dumps(nb))
+    functions = [
+        a
+        for a in all_answers(load(target / f"{name}-autograder.json"))
+        if f"def {a}(" in solutions
+    ]
+    oracle = hostile_submissions.with_cell(
+        student, hostile_submissions._oracle(functions)
+    )
+    (folder / "cheat_reads_the_tests.ipynb").write_text(json.dumps(oracle))
+    constant = hostile_submissions.with_cell(
+        student, hostile_submissions.constant_answers(functions)
+    )
+    (folder / "cheat_constant_answers.ipynb").write_text(json.dumps(constant))
     grade_folder(
         target / f"{name}-autograder.json",
         folder,
@@ -198,7 +295,7 @@ def graded(built, tmp_path_factory):
     )
     with open(base / "grades.csv", newline="") as f:
         rows = {r["submission"]: r for r in csv.DictReader(f)}
-    return master, rows, base / "grades-feedback"
+    return rows, base / "grades-feedback"
 
 
 def test_grading_blank_correct_and_partial_submissions(graded):
@@ -210,6 +307,12 @@ def test_grading_blank_correct_and_partial_submissions(graded):
         float(r["possible"]) == possible and r["status"] == "graded"
         for r in rows.values()
     ), rows
+    # No mathematics, only a search for the tests: nothing to find, so it
+    # scores exactly what the same functions answering a constant score.
+    searched = rows["cheat_reads_the_tests.ipynb"]
+    constant = rows["cheat_constant_answers.ipynb"]
+    assert searched["total"] == constant["total"], (searched, constant)
+    rows = {k: v for k, v in rows.items() if not k.startswith("cheat_")}
     assert float(rows["blank.ipynb"]["total"]) == 0
     assert float(rows["correct.ipynb"]["total"]) == possible
     assert float(rows["partial.ipynb"][left_out["name"]]) == 0
@@ -242,8 +345,8 @@ def test_hidden_tests_catch_plausible_mistakes(graded):
         assert row["status"] == "graded" and not row["flags"], (label, row)
 
 
-def test_assignments_page_links_every_student_notebook(built):
-    master, _ = built
+@pytest.mark.parametrize("master", MASTERS, ids=NAMES)
+def test_assignments_page_links_every_student_notebook(master):
     page = (ROOT / "assignments.md").read_text()
     path = f"assignments/{master.stem}/student/{master.stem}.ipynb"
     repo = CONFIG["repository"]["url"].removeprefix("https://github.com/")
@@ -311,7 +414,7 @@ def test_built_site_contains_no_solution_or_hidden_test(site):
         assert re.sub(r"\s+", " ", question.strip()) in text
 
 
-def test_hidden_lines_are_found_and_kept_from_students(built):
+def test_hidden_lines_are_found_and_kept_from_students(built, tmp_path):
     master, target = built
     secrets = hidden_lines(master)
     assert secrets, "a master should have solutions and hidden tests"
@@ -321,6 +424,6 @@ def test_hidden_lines_are_found_and_kept_from_students(built):
     leaky = json.loads(student.read_text())
     short = min(secrets, key=len)
     leaky["metadata"]["otter"]["tests"]["extra"] = {"code": f">>> {short}\n"}
-    copy = target / "leaky.ipynb"
+    copy = tmp_path / "leaky.ipynb"
     copy.write_text(json.dumps(leaky))
     assert leaks(master, copy) == [short]

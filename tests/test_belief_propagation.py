@@ -126,3 +126,40 @@ def test_bad_input():
         sum_product([np.array([0.0, np.nan])], [], [])
     with pytest.raises(ValueError, match="1-D"):
         sum_product([], [], [])
+
+
+def test_a_large_star_with_hard_constraints_is_exact():
+    # independent sets of a star: the centre 0, or any subset of the leaves
+    n_leaves = 300
+    no_two_ones = np.array([[0.0, 0.0], [0.0, -np.inf]])
+    edges = [(0, leaf) for leaf in range(1, n_leaves + 1)]
+    nodes, edge_marginals, log_z = sum_product(
+        np.zeros((n_leaves + 1, 2)), edges, [no_two_ones] * n_leaves
+    )
+    # Z = 1 + 2^n; p(centre = 1) = 1 / Z; p(leaf = 1) = 2^(n-1) / Z
+    assert log_z == pytest.approx(np.logaddexp(0.0, n_leaves * np.log(2)))
+    assert nodes[0][1] == pytest.approx(np.exp(-log_z))
+    assert nodes[1][1] == pytest.approx(
+        np.exp((n_leaves - 1) * np.log(2) - log_z)
+    )
+    assert all(np.all(np.isfinite(b)) for b in nodes)
+    assert all(joint[1, 1] == 0.0 for joint in edge_marginals)
+
+
+def test_each_node_sums_its_incoming_messages_once(monkeypatch):
+    # the "all messages but one" sums of a node are formed together, in
+    # O(deg) additions, not afresh for each message it sends (O(deg²))
+    import mllib.belief_propagation as bp
+
+    calls = []
+
+    def counting(own, messages):
+        calls.append(len(messages))
+        return all_but_one(own, messages)
+
+    all_but_one = bp._all_but_one
+    monkeypatch.setattr(bp, "_all_but_one", counting)
+    sizes, edges = TREES["star"]
+    sum_product(*random_model(np.random.default_rng(0), sizes, edges))
+    degrees = np.bincount(np.ravel(edges), minlength=len(sizes))
+    assert sorted(calls) == sorted(degrees)

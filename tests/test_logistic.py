@@ -78,10 +78,16 @@ def test_matches_sklearn(name, C, solver):
     np.testing.assert_allclose(
         ours.decision_function(X), ref.decision_function(X), **tight
     )
-    np.testing.assert_allclose(
-        ours.predict_proba(X),
-        ref.predict_proba(X),
-        atol=1e-6 if solver == "lbfgs" else 1e-8,
+    # probabilities move at most half as far as the decision values (the
+    # softmax's Jacobian rows have l1 norm 2 p_k (1 - p_k) <= 1/2)
+    decision_slack = tight.get("atol", 0) + tight.get("rtol", 0) * np.abs(
+        ref.decision_function(X)
+    )
+    if decision_slack.ndim == 2:
+        decision_slack = decision_slack.max(axis=1)
+    assert np.all(
+        np.abs(ours.predict_proba(X) - ref.predict_proba(X))
+        <= 0.5 * decision_slack[:, None]
     )
     np.testing.assert_array_equal(ours.predict(X), ref.predict(X))
 

@@ -1,14 +1,22 @@
-"""The clean side: decide every test from what a sandbox reported.
+"""The clean side: run every test here, with the student's code kept away.
 
-No student code ever runs here. The checker executes the master's own code
-(``reference_cells``: data, imports, the solutions) once, then runs each
-test's code in a fresh copy of that namespace in which the student's answers
-are replaced: a variable by the value the sandbox reported, a function by a
-*replay* that, call after call, checks it receives the same inputs as in the
-sandbox and returns what the student's function returned there. The tests'
-assertions, numpy, mllib and every reference value are this process's own,
-so patching them inside the notebook changes nothing, and a returned object
-cannot pretend to equal anything: only plain data cross over.
+No student code ever runs in this process. The checker executes the master's
+own code (``reference_cells``: data, imports, the solutions) once, then runs
+each test's code in a fresh copy of that namespace in which the student's
+answers are replaced: a variable by the value the sandbox reported after the
+notebook ran, a function by a ``Remote`` that sends the function's name and
+its arguments (plain data) to the sandbox and returns what came back (plain
+data). The tests' assertions, numpy, mllib and every reference value are
+this process's own, and none of them is ever sent to the sandbox: whatever a
+notebook patches, it can only change its own answers.
+
+The public tests run first; their messages may reach the student. Then the
+hidden tests run: from then on nothing the sandbox does reaches the student
+but each hidden test's pass or fail. The sandbox sees the arguments of the
+hidden calls (the inputs a test gives the student's functions), and the
+order of the calls; assertions never stop a test here (a failed one is
+recorded and the test goes on), so the calls it sees do not tell it which
+assertion failed.
 """
 
 import ast
@@ -18,12 +26,27 @@ import sys
 import types
 
 import numpy as np
+
 from grading import codec
 from grading.autograder import all_answers
+from grading.sandbox import SessionEnded
+
+HIDDEN_STOPPED = (
+    "the notebook's process stopped answering during the hidden tests"
+)
 
 
 class AnswerError(Exception):
     """A test failed because of how the student's answer behaved."""
+
+
+class _Lost(BaseException):
+    """The sandbox ended during a test (BaseException: a test's own
+    `except Exception` does not catch it)."""
+
+    def __init__(self, ended):
+        super().__init__(ended.reason)
+        self.ended = ended
 
 
 class _OtterStub(types.ModuleType):
@@ -69,63 +92,86 @@ _RAISABLE = {
 _RAISABLE["LinAlgError"] = np.linalg.LinAlgError
 
 
-def _raised(name, record):
-    kind, message = record
-    cls = _RAISABLE.get(kind) if type(kind) is str else None
-    text = str(message)[:500]
+def _raised(name, kind, message):
+    cls = _RAISABLE.get(kind)
     try:
-        return (
-            cls(text) if cls else AnswerError(f"{name} raised {kind}: {text}")
-        )
+        if cls:
+            return cls(message)
+        return AnswerError(f"{name} raised {kind}: {message}")
     except Exception:
-        return AnswerError(f"{name} raised {kind}: {text}")
+        return AnswerError(f"{name} raised {kind}: {message}")
 
 
-class _Replay:
-    """Stands for a student's function: answers from the sandbox's record."""
+class Remote:
+    """Stands for a student's function: each call is made in the sandbox."""
 
-    def __init__(self, name, queue, cell_timeout):
-        self.name, self.queue, self.cell_timeout = name, queue, cell_timeout
+    def __init__(self, name, session, names, cell_timeout):
+        self.name, self.session = name, session
+        self.names, self.cell_timeout = names, cell_timeout
 
     def __call__(self, *args, **kwargs):
-        if not self.queue or self.queue[0].get("name") != self.name:
-            raise AnswerError(
-                f"{self.name} was not called here when your notebook ran the "
-                "test (an earlier step failed, or the notebook changed the "
-                "libraries the test uses)"
-            )
-        record = self.queue.pop(0)
         try:
-            recorded = codec.decode(record.get("args"))
-        except ValueError as error:
-            raise AnswerError(f"unreadable record of {self.name}") from error
-        given = codec.decode(codec.encode([list(args), kwargs], lenient=True))
-        if not codec.same(recorded, given):
+            reply = self.session.call(self.name, args, kwargs, self.names)
+        except codec.Unsupported as error:
             raise AnswerError(
-                f"{self.name} received other inputs in your notebook than in "
-                "the test: does it modify its arguments in place, or does "
-                "the notebook change numpy?"
-            )
-        if record.get("timeout"):
+                f"this test passes {self.name} an argument that is not data "
+                f"({error}): the master must pass numbers, arrays or a name "
+                "the notebook defines"
+            ) from None
+        except SessionEnded as ended:
+            raise _Lost(ended) from None
+        if reply[0] == "returned":
+            return reply[1]
+        if reply[0] == "raised":
+            raise _raised(self.name, reply[1], reply[2])
+        if reply[0] == "timeout":
             raise TimeoutError(
                 f"{self.name} did not return within {self.cell_timeout:g} s"
             )
-        if "raised" in record:
-            raise _raised(self.name, record["raised"])
-        if "unsupported" in record:
-            raise AnswerError(
-                f"{self.name} returned {str(record['unsupported'])[:200]}"
-            )
-        if "result" not in record:
-            raise AnswerError(f"no result recorded for {self.name}")
-        try:
-            return codec.decode(record["result"])
-        except ValueError as error:
-            raise AnswerError(f"unreadable result of {self.name}") from error
+        raise AnswerError(f"{self.name} returned {reply[1]}")
+
+
+class _Checks(ast.NodeTransformer):
+    """`assert test, message` -> `if not test: __failed__(lambda: message,
+    line)`: a failed assertion is recorded and the test goes on, so what
+    the test does next never depends on whether it held."""
+
+    def visit_Assert(self, node):
+        message = node.msg or ast.Constant(None)
+        call = ast.Call(
+            func=ast.Name("__failed__", ast.Load()),
+            args=[
+                ast.Lambda(
+                    args=ast.arguments(
+                        posonlyargs=[], args=[], kwonlyargs=[],
+                        kw_defaults=[], defaults=[],
+                    ),
+                    body=message,
+                ),
+                ast.Constant(node.lineno),
+            ],
+            keywords=[],
+        )  # fmt: skip
+        check = ast.If(
+            test=ast.UnaryOp(ast.Not(), node.test),
+            body=[ast.Expr(call)],
+            orelse=[],
+        )
+        return ast.copy_location(check, node)
+
+
+def compile_test(code):
+    tree = _Checks().visit(ast.parse(code))
+    return compile(ast.fix_missing_locations(tree), "<test>", "exec")
 
 
 def _names(code):
     return {n.id for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Name)}
+
+
+def _line(code, number):
+    lines = code.splitlines()
+    return lines[number - 1].strip() if number and number <= len(lines) else ""
 
 
 def _failing_line(code, error):
@@ -135,62 +181,118 @@ def _failing_line(code, error):
         if tb.tb_frame.f_code.co_filename == "<test>":
             line = tb.tb_lineno
         tb = tb.tb_next
-    lines = code.splitlines()
-    return lines[line - 1].strip() if line and line <= len(lines) else ""
+    return _line(code, line)
 
 
-def check(autograder, namespace, transcript, cell_timeout):
-    """One result per test: id, question, hidden, points, passed, message."""
-    answers = all_answers(autograder)
-    reported = (transcript.cells_done or {}).get("answers")
-    reported = reported if type(reported) is dict else {}
-    results = []
-    for question in autograder["questions"]:
-        for test in question["tests"]:
-            passed, message = _run_test(
-                test, answers, reported, transcript, namespace, cell_timeout
-            )
+def _data_names(scope):
+    """id -> name for the objects of a test's namespace that are not data
+    (a fitted estimator, say): a test may pass one to a student's function,
+    which then receives the notebook's own object of that name."""
+    found = {}
+    for name, value in scope.items():
+        if name.startswith("__") or isinstance(
+            value, (types.ModuleType, type, int, float, str, bool)
+        ):
+            continue
+        found.setdefault(id(value), name)
+    return found
+
+
+class Checker:
+    """Runs an autograder's tests against one session."""
+
+    def __init__(self, autograder, namespace, cell_timeout):
+        self.autograder, self.namespace = autograder, namespace
+        self.cell_timeout = cell_timeout
+        self.answers = all_answers(autograder)
+        self.tests = [
+            dict(test, question=question["name"])
+            for question in autograder["questions"]
+            for test in question["tests"]
+        ]
+        self.compiled = {t["id"]: compile_test(t["code"]) for t in self.tests}
+
+    def run(self, session, reported, hidden):
+        """Results of the public (``hidden=False``) or hidden tests, in
+        order; and the SessionEnded that stopped them, if one did."""
+        reported = reported if type(reported) is dict else {}
+        results, ended = [], None
+        for test in self.tests:
+            if test["hidden"] != hidden:
+                continue
+            if ended is not None:
+                passed, message = (
+                    False,
+                    "not run: " + (HIDDEN_STOPPED if hidden else ended.reason),
+                )
+            else:
+                try:
+                    passed, message = self._run(test, session, reported)
+                except _Lost as lost:
+                    ended = lost.ended
+                    passed, message = (
+                        False,
+                        (HIDDEN_STOPPED if hidden else ended.reason),
+                    )
             results.append(
                 {
                     "id": test["id"],
-                    "question": question["name"],
+                    "question": test["question"],
                     "hidden": test["hidden"],
                     "points": test["points"],
                     "passed": passed,
                     "message": message,
                 }
             )
-    return results
+        return results, ended
 
-
-def _run_test(test, answers, reported, transcript, namespace, cell_timeout):
-    if transcript.cells_done is None:
-        return False, "the notebook could not be run"
-    needed = [n for n in answers if n in _names(test["code"])]
-    scope = _fresh(namespace)
-    calls = transcript.calls.get(test["id"])
-    if calls is None:
-        return False, "the notebook's process did not run this test"
-    queue = [c for c in calls if type(c) is dict]
-    for name in needed:
-        info = reported.get(name)
-        info = info if type(info) is dict else {}
-        if "function" in info:
-            scope[name] = _Replay(name, queue, cell_timeout)
-        elif "value" in info:
-            try:
-                scope[name] = codec.decode(info["value"])
-            except ValueError:
-                return False, f"the value of {name} could not be read"
-        elif "unsupported" in info:
-            return False, f"{name} is {str(info['unsupported'])[:200]}"
-        else:
-            return False, f"{name} is not defined in the notebook"
-    try:
-        exec(compile(test["code"], "<test>", "exec"), scope)
-    except AssertionError as error:
-        text = str(error) or f"failed: {_failing_line(test['code'], error)}"
-        return False, text
-    except Exception as error:
-        return False, f"{type(error).__name__}: {str(error)[:300]}"
-    return True, ""
+    def _run(self, test, session, reported):
+        needed = [n for n in self.answers if n in _names(test["code"])]
+        scope = _fresh(self.namespace)
+        names = _data_names(scope)
+        for name in needed:
+            info = reported.get(name)
+            info = info if type(info) is dict else {}
+            if "function" in info:
+                scope[name] = Remote(name, session, names, self.cell_timeout)
+            elif "value" in info:
+                try:
+                    scope[name] = codec.decode(info["value"])
+                except ValueError:
+                    return False, f"the value of {name} could not be read"
+            elif "unsupported" in info:
+                return False, f"{name} is {str(info['unsupported'])[:200]}"
+            else:
+                return False, f"{name} is not defined in the notebook"
+        for name in needed:  # a test may pass one answer to another
+            if isinstance(scope[name], Remote):
+                names[id(scope[name])] = name
+        failures = []
+        scope["__failed__"] = lambda message, line: failures.append(
+            (message, line)
+        )
+        try:
+            exec(self.compiled[test["id"]], scope)
+        except _Lost:
+            raise
+        except AssertionError as error:
+            text = (
+                str(error) or f"failed: {_failing_line(test['code'], error)}"
+            )
+            failures.append((text, None))
+        except Exception as error:
+            failures.append(
+                (f"{type(error).__name__}: {str(error)[:300]}", None)
+            )
+        if not failures:
+            return True, ""
+        message, line = failures[0]
+        try:
+            text = message() if callable(message) else message
+        except _Lost:
+            raise
+        except Exception as error:
+            text = f"{type(error).__name__} in the test's message"
+        if text is None:
+            text = f"failed: {_line(test['code'], line)}"
+        return False, str(text)

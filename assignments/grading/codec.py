@@ -1,52 +1,66 @@
-"""Answers as plain data: the only thing that leaves a submission's sandbox.
+"""Plain data: the only thing that crosses between the checker and a sandbox.
 
-A student's function may return anything, including objects whose ``__eq__``
-always says yes. The sandbox therefore sends the checker numbers, strings and
-arrays only, as JSON: ``encode`` turns a value into JSON-able data, and
-``decode`` rebuilds it on the checker's side from JSON alone, so no object
-defined by a student ever exists there (no pickle, no ``allow_pickle``).
+The checker sends a student's function its arguments, and the sandbox sends
+back what the function returned, as one line of strict JSON each way. Both
+sides rebuild values from JSON alone, so no object defined by a student
+ever exists on the checker's side (no pickle, no ``allow_pickle``), and
+every tag, dtype and size is checked on the way in.
 
 Encoded forms (every JSON object is one of these tags)::
 
     {"array": [dtype, shape, base64 bytes]}   numeric, boolean or text arrays
     {"scalar": [dtype, base64 bytes]}          numpy scalars (np.float64(1.0))
     {"complex": [re, im]}   {"tuple": [...]}   {"dict": [[key, value], ...]}
-    {"opaque": type name}   (arguments only: a callable, a random generator)
+    {"global": name}   (arguments only: an object that is not data, such as
+                        a fitted estimator the master defines, stands for the
+                        notebook's own object of that name)
 
 plus JSON's own null, booleans, numbers, strings and lists.
 """
 
 import base64
+import binascii
 import json
 import math
 
 import numpy as np
 
-# Kinds of numpy data a checker may receive: booleans, integers, floats,
-# complex numbers and fixed-width text; never objects.
+# Kinds of numpy data that may cross: booleans, integers, floats, complex
+# numbers and fixed-width text; never objects, records or void.
 ALLOWED_KINDS = "biufcU"
 MAX_DEPTH = 20
-MAX_ITEMS = 50_000_000  # elements in one array: 400 MB of float64
+MAX_ITEMS = 4_000_000  # elements in one array: 32 MB of float64
+MAX_BYTES = 8 * MAX_ITEMS  # bytes in one array
+MAX_TEXT = 100_000  # characters in one string
 
 
 class Unsupported(TypeError):
     """A value that cannot be sent as plain data (and the reason)."""
 
 
-def encode(value, lenient=False, _depth=0):
+def encode(value, names=None, _depth=0):
     """JSON-able data for ``value``; raise Unsupported for other objects.
 
-    With ``lenient`` (for the arguments a test passes to a student's
-    function), an object that is not data becomes ``{"opaque": type name}``
-    instead: functions and random generators are compared by type only.
+    ``names`` (for arguments only) maps ``id(object)`` to the name of an
+    object that is not data in the test's namespace: it travels as
+    ``{"global": name}``.
     """
     if _depth > MAX_DEPTH:
         raise Unsupported("nested too deeply")
     kind = type(value)
-    if value is None or kind in (bool, str):
+    if value is None or kind is bool:
+        return value
+    if kind is str:
+        if len(value) > MAX_TEXT:
+            raise Unsupported(f"a string of {len(value)} characters")
         return value
     if kind is int:
-        return value if abs(value) < 2**63 else float(value)
+        if abs(value) < 2**63:
+            return value
+        try:
+            return float(value)
+        except OverflowError:
+            raise Unsupported("an integer too large for a float") from None
     if kind is float:
         return value if math.isfinite(value) else {"scalar": _scalar(value)}
     if kind is complex:
@@ -54,6 +68,11 @@ def encode(value, lenient=False, _depth=0):
     if isinstance(value, np.generic) and value.dtype.kind in ALLOWED_KINDS:
         return {"scalar": _scalar(value)}
     if isinstance(value, np.ndarray) and value.dtype.kind in ALLOWED_KINDS:
+        if value.size > MAX_ITEMS or value.nbytes > MAX_BYTES:
+            raise Unsupported(
+                f"an array of shape {value.shape}, larger than the grader "
+                f"accepts ({MAX_ITEMS} numbers)"
+            )
         array = np.ascontiguousarray(np.asarray(value).view(np.ndarray))
         return {
             "array": [
@@ -63,16 +82,16 @@ def encode(value, lenient=False, _depth=0):
             ]
         }
     if kind in (tuple, list):
-        items = [encode(v, lenient, _depth + 1) for v in value]
+        items = [encode(v, names, _depth + 1) for v in value]
         return {"tuple": items} if kind is tuple else items
     if kind is dict and all(type(k) is str for k in value):
         return {
             "dict": [
-                [k, encode(v, lenient, _depth + 1)] for k, v in value.items()
+                [k, encode(v, names, _depth + 1)] for k, v in value.items()
             ]
         }
-    if lenient:
-        return {"opaque": _type_name(value)}
+    if names is not None and id(value) in names:
+        return {"global": names[id(value)]}
     if value is Ellipsis:
         raise Unsupported("`...`: not answered yet")
     raise Unsupported(f"a {_type_name(value)}, not numbers or arrays")
@@ -88,12 +107,9 @@ def _scalar(value):
 
 def _type_name(value):
     kind = type(value)
-    module = kind.__module__
-    return (
-        kind.__qualname__
-        if module == "builtins"
-        else f"{module}.{kind.__qualname__}"
-    )
+    module = getattr(kind, "__module__", "")
+    name = getattr(kind, "__qualname__", "object")
+    return name if module == "builtins" else f"{module}.{name}"
 
 
 def dumps(message):
@@ -102,7 +118,7 @@ def dumps(message):
 
 
 def loads(line):
-    """Parse one line of JSON from a sandbox; reject NaN literals."""
+    """Parse one line of JSON from the other side; reject NaN literals."""
     return json.loads(line, parse_constant=_reject_constant)
 
 
@@ -110,29 +126,33 @@ def _reject_constant(name):
     raise ValueError(f"not strict JSON: {name}")
 
 
-class Opaque:
-    """An argument that is not data, known only by its type's name."""
+class Global:
+    """An argument that is not data: the receiver's own object ``name``."""
 
-    def __init__(self, type_name):
-        self.type_name = type_name
-
-    def __repr__(self):
-        return f"<{self.type_name}>"
+    def __init__(self, name):
+        self.name = name
 
 
-def decode(data, _depth=0):
+def decode(data, globals_allowed=False, _depth=0):
     """Rebuild numbers, strings, arrays, tuples, lists and dicts from JSON.
 
-    Raises ValueError for anything else: the data come from an untrusted
-    process, so every tag, dtype and size is checked.
+    Raises ValueError for anything else: the data come from the other side
+    of the sandbox, so every tag, dtype and size is checked. ``{"global":
+    name}`` becomes a ``Global`` only where ``globals_allowed`` (arguments
+    received by the sandbox, never results received by the checker).
     """
     if _depth > MAX_DEPTH:
         raise ValueError("nested too deeply")
-    if data is None or type(data) in (bool, int, float, str):
+    kind = type(data)
+    if data is None or kind in (bool, int, float):
         return data
-    if type(data) is list:
-        return [decode(v, _depth + 1) for v in data]
-    if type(data) is not dict or len(data) != 1:
+    if kind is str:
+        if len(data) > MAX_TEXT:
+            raise ValueError("a string that is too long")
+        return data
+    if kind is list:
+        return [decode(v, globals_allowed, _depth + 1) for v in data]
+    if kind is not dict or len(data) != 1:
         raise ValueError("unknown encoded value")
     ((tag, body),) = data.items()
     if tag == "array":
@@ -142,7 +162,7 @@ def decode(data, _depth=0):
         dtype_name, payload = _fields(body, 2)
         return _array(dtype_name, [], payload)[()]
     if tag == "complex":
-        real, imag = (decode(v, _depth + 1) for v in _fields(body, 2))
+        real, imag = (decode(v, False, _depth + 1) for v in _fields(body, 2))
         if not all(
             type(v) in (int, float) or isinstance(v, np.floating)
             for v in (real, imag)
@@ -150,15 +170,17 @@ def decode(data, _depth=0):
             raise ValueError("bad complex number")
         return complex(real, imag)
     if tag == "tuple" and type(body) is list:
-        return tuple(decode(v, _depth + 1) for v in body)
+        return tuple(decode(v, globals_allowed, _depth + 1) for v in body)
     if tag == "dict" and type(body) is list:
         items = [_fields(pair, 2) for pair in body]
         if not all(type(k) is str for k, _ in items):
             raise ValueError("dictionary keys must be strings")
-        return {k: decode(v, _depth + 1) for k, v in items}
-    if tag == "opaque" and type(body) is str:
-        return Opaque(body[:200])
-    raise ValueError(f"unknown encoded value {tag!r}")
+        return {k: decode(v, globals_allowed, _depth + 1) for k, v in items}
+    if tag == "global" and globals_allowed and type(body) is str:
+        if not body.isidentifier():
+            raise ValueError("a global that is not a name")
+        return Global(body)
+    raise ValueError(f"unknown encoded value {str(tag)[:40]!r}")
 
 
 def _fields(body, count):
@@ -170,51 +192,29 @@ def _fields(body, count):
 def _array(dtype_name, shape, payload):
     if type(dtype_name) is not str or type(payload) is not str:
         raise ValueError("malformed array")
-    dtype = np.dtype(dtype_name)
+    if len(dtype_name) > 16:
+        raise ValueError("malformed dtype")
+    try:
+        dtype = np.dtype(dtype_name)
+    except TypeError as error:
+        raise ValueError("unknown dtype") from error
     if dtype.kind not in ALLOWED_KINDS or dtype.hasobject or dtype.names:
         raise ValueError(f"arrays of {dtype} are not data")
-    if type(shape) is not list or not all(
-        type(n) is int and 0 <= n <= MAX_ITEMS for n in shape
+    if (
+        type(shape) is not list
+        or len(shape) > 32
+        or not all(type(n) is int and 0 <= n <= MAX_ITEMS for n in shape)
     ):
         raise ValueError("bad array shape")
     size = math.prod(shape)
-    raw = base64.b64decode(payload, validate=True)
-    if size > MAX_ITEMS or len(raw) != size * dtype.itemsize:
+    if size > MAX_ITEMS or size * dtype.itemsize > MAX_BYTES:
+        raise ValueError("an array larger than the grader accepts")
+    if len(payload) > 4 * (size * dtype.itemsize + 2) // 3 + 4:
+        raise ValueError("array data do not match its shape")
+    try:
+        raw = base64.b64decode(payload, validate=True)
+    except binascii.Error as error:
+        raise ValueError("array data are not base64") from error
+    if len(raw) != size * dtype.itemsize:
         raise ValueError("array data do not match its shape")
     return np.frombuffer(raw, dtype=dtype).reshape(shape).copy()
-
-
-def same(a, b):
-    """Whether two decoded argument lists agree (arrays to rounding error)."""
-    if isinstance(a, Opaque) or isinstance(b, Opaque):
-        return (
-            isinstance(a, Opaque)
-            and isinstance(b, Opaque)
-            and a.type_name == b.type_name
-        )
-    if isinstance(a, (np.ndarray, np.generic)) or isinstance(
-        b, (np.ndarray, np.generic)
-    ):
-        a, b = np.asarray(a), np.asarray(b)
-        if a.shape != b.shape or (a.dtype.kind == "U") != (
-            b.dtype.kind == "U"
-        ):
-            return False
-        if a.dtype.kind in "biufc" and b.dtype.kind in "biufc":
-            return bool(
-                np.allclose(a, b, rtol=1e-9, atol=1e-12, equal_nan=True)
-            )
-        return bool(np.array_equal(a, b))
-    if type(a) is not type(b):
-        if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-            return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
-        return False
-    if isinstance(a, (list, tuple)):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, float):
-        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12) or (
-            math.isnan(a) and math.isnan(b)
-        )
-    return a == b

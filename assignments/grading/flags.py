@@ -21,6 +21,10 @@ COMPARISONS = {
     "__index__", "__instancecheck__",
 }  # fmt: skip
 GRADER_METHODS = {"check", "check_all", "export"}
+INTROSPECTION = {
+    "__globals__", "__code__", "__closure__", "f_back", "f_globals",
+    "f_locals", "gi_frame", "tb_frame",
+}  # fmt: skip
 RULES = [  # (flag, modules whose import or use raises it)
     ("introspection", {"gc", "inspect", "ctypes", "traceback", "dis"}),
     (
@@ -185,7 +189,7 @@ def _inspect(node, aliases, found):
         for flag, modules in RULES:
             if library in modules:
                 _add(found, flag, library)
-        if node.attr in ("__globals__", "__code__", "__closure__", "f_back"):
+        if node.attr in INTROSPECTION:
             _add(found, "introspection", node.attr)
     elif isinstance(node, ast.ClassDef):
         for item in node.body:
@@ -196,3 +200,5 @@ def _inspect(node, aliases, found):
     elif isinstance(node, ast.Constant) and isinstance(node.value, str):
         if re.search(r"(^|/)proc/", node.value):
             _add(found, "files", "/proc")
+        if node.value in INTROSPECTION:  # getattr(f, "__globals__")
+            _add(found, "introspection", node.value)

@@ -1,27 +1,31 @@
-"""The process inside a submission's sandbox: run the notebook, report answers.
+"""The process inside a submission's sandbox: run the notebook, answer calls.
 
     python -m grading.harness      (started by grading.sandbox, never by hand)
 
 Everything here runs next to the student's code and is treated as
 compromised: the student's code can rewrite any of it. The harness therefore
-decides nothing. It runs the notebook's code cells, then calls the student's
-functions from the tests' code and reports, as plain data (grading.codec),
-what they returned; a clean process replays those values into the tests and
-decides (grading.checker).
+holds nothing worth stealing and decides nothing. It runs the notebook's
+code cells, then waits: the checker, outside the sandbox, runs the tests and
+sends a message each time a test calls one of the student's functions; the
+harness calls it and sends back what it returned, as plain data
+(grading.codec). No test's code, expected value or reference computation
+ever enters the sandbox.
 
 The conversation is one JSON object per line on stdin and stdout:
 
     <- {"cells": [[index, source], ...], "answers": [names],
         "cell_timeout": seconds, "max_processes": n or null}
     -> {"cell": index}  before each cell;  -> {"cells_done": {...}}
-    <- {"tests": [[id, code], ...]}   (public tests, then hidden ones)
-    -> {"test": [id, [calls...]]}  per test;  -> {"phase_done": {...}}
+    <- {"call": [name, args, kwargs]}
+    -> {"returned": value} | {"raised": [type, message]} | {"timeout": true}
+       | {"unsupported": reason}
+    <- {"report": true}   -> {"report": {"patched": [...], "events": [...]}}
 
-The grader sends the hidden tests only after it has read every public result,
-so no public feedback can carry them out.
+The checker asks for the report once the public tests are done, never after
+a hidden call: nothing the notebook does during the hidden tests can reach
+the flags or the feedback.
 """
 
-import ast
 import os
 import resource
 import signal
@@ -51,7 +55,7 @@ WATCHED_MODULES = {"builtins", "math", "operator", "functools", "json"}
 
 
 class Timeout(BaseException):
-    """A cell or test ran past its time (BaseException: `except Exception`
+    """A cell or call ran past its time (BaseException: `except Exception`
     in the student's code does not swallow it)."""
 
 
@@ -80,9 +84,12 @@ def run_with_timeout(function, seconds):
 
 
 # ---------------------------------------------------------------- evidence --
-# Hints for the `flags` column, gathered while student code runs. The
-# student's code can tamper with them too; the checker's static scan of the
-# notebook's source does not depend on them, and no score does.
+# Hints for the `flags` column, gathered while student code runs. Only what
+# the student's own code does counts: an import or a file read that a library
+# makes on its own (numpy loading ctypes, a platform module reading /proc) is
+# the environment's, not the student's. The student's code can tamper with
+# all of this too; the checker's static scan of the notebook's source does
+# not depend on it, and no score does.
 
 _events = []
 _watching = False
@@ -106,6 +113,27 @@ _SUSPICIOUS = {
     "sys._current_frames": "inspected other threads' frames",
 }
 _ALLOWED_READS = ("/usr", "/etc", "/dev/null", "/dev/urandom")
+# Modules through which a student's code opens, lists or imports: an event
+# raised inside them is charged to whoever called them.
+_PASS_THROUGH = (
+    "<frozen ",
+    "importlib",
+    "/io.py",
+    "/pathlib.py",
+    "/shutil.py",
+    "/os.py",
+    "/glob.py",
+    "/fnmatch.py",
+    "/tempfile.py",
+    "/codecs.py",
+    "/genericpath.py",
+    "/posixpath.py",
+    "/subprocess.py",
+    "/socket.py",
+    "/ctypes/",
+    "/IPython/core/interactiveshell.py",  # the `open` cells see is IPython's
+)
+CELL_FILES = "<ipython-input-"  # the file name IPython gives cell code
 
 
 def _own_folders():
@@ -113,13 +141,33 @@ def _own_folders():
     return (os.environ.get("GRADING_WORKDIR", "/tmp/work"), os.environ["HOME"])
 
 
+def _by_student():
+    """Whether the event being audited comes from the notebook's own code:
+    the first frame above the audit hook that is not a pass-through module
+    (importlib, io, pathlib, shutil, ...) belongs to a cell."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if name.startswith(CELL_FILES):
+            return True
+        if not any(part in name for part in _PASS_THROUGH):
+            return False
+        frame = frame.f_back
+    return False
+
+
 def _audit(event, args):
+    global _watching
     if not _watching or len(_events) >= MAX_EVENTS:
         return
+    _watching = False  # the hook's own events (sys._getframe) are not audited
     try:
-        _classify(event, args)
+        if _by_student():
+            _classify(event, args)
     except Exception:  # noqa: S110  (never break the audited operation)
         pass
+    finally:
+        _watching = True
 
 
 def _classify(event, args):
@@ -213,79 +261,12 @@ def _otter_stub():
     return otter
 
 
-# ------------------------------------------------------------------- tests --
-
-
-class _Recorder:
-    """Calls a student's function and records its arguments and result."""
-
-    def __init__(self, name, function, calls):
-        self.name, self.function, self.calls = name, function, calls
-
-    def __call__(self, *args, **kwargs):
-        record = {"name": self.name}
-        try:
-            record["args"] = codec.encode([list(args), kwargs], lenient=True)
-        except codec.Unsupported as error:
-            record["args"] = {"opaque": str(error)}
-        self.calls.append(record)
-        try:
-            result = self.function(*args, **kwargs)
-        except Timeout:
-            record["timeout"] = True
-            raise
-        except BaseException as error:
-            record["raised"] = [type(error).__name__, str(error)[:500]]
-            raise
-        try:
-            record["result"] = codec.encode(result)
-        except codec.Unsupported as error:
-            record["unsupported"] = str(error)
-        except BaseException:  # a hostile __array__ or the like
-            record["unsupported"] = "a value that could not be read"
-        return result
-
-
-class _NeutraliseAsserts(ast.NodeTransformer):
-    """`assert test, msg` -> evaluate `test` (its calls get recorded) and go
-    on: the decision is the checker's, not this process's."""
-
-    def visit_Assert(self, node):
-        guarded = ast.Try(
-            body=[ast.Expr(node.test)],
-            handlers=[
-                ast.ExceptHandler(
-                    type=ast.Name("Exception", ast.Load()),
-                    name=None,
-                    body=[ast.Pass()],
-                )
-            ],
-            orelse=[],
-            finalbody=[],
-        )
-        return ast.copy_location(guarded, node)
-
-
-def _probe(code):
-    tree = _NeutraliseAsserts().visit(ast.parse(code))
-    return compile(ast.fix_missing_locations(tree), "<test>", "exec")
-
-
-def run_test(namespace, answers, code, seconds):
-    calls = []
-    scope = dict(namespace)
-    for name in answers:
-        if callable(scope.get(name)):
-            scope[name] = _Recorder(name, scope[name], calls)
-    try:
-        compiled = _probe(code)
-        run_with_timeout(lambda: exec(compiled, scope), seconds)
-    except BaseException:  # noqa: S110  (the checker sees the same failure)
-        pass
-    return calls
+# ------------------------------------------------------------------- calls --
 
 
 def describe_answers(namespace, answers):
+    """For each answer name: a function (called later), a value (sent now),
+    missing, or a value that is not data."""
     described = {}
     for name in answers:
         if name not in namespace:
@@ -302,6 +283,51 @@ def describe_answers(namespace, answers):
                     "unsupported": "a value that could not be read"
                 }
     return described
+
+
+def _resolve(value, namespace):
+    """Arguments as decoded, with each ``Global`` replaced by the notebook's
+    own object of that name."""
+    if isinstance(value, codec.Global):
+        if value.name not in namespace:
+            raise NameError(f"the notebook defines no {value.name!r}")
+        return namespace[value.name]
+    if type(value) is list:
+        return [_resolve(v, namespace) for v in value]
+    if type(value) is tuple:
+        return tuple(_resolve(v, namespace) for v in value)
+    if type(value) is dict:
+        return {k: _resolve(v, namespace) for k, v in value.items()}
+    return value
+
+
+def answer_call(namespace, answers, request, seconds):
+    """Call the student's function for one ``{"call": ...}`` request and
+    return the reply."""
+    name, args, kwargs = request
+    if name not in answers or not callable(namespace.get(name)):
+        return {"raised": ["NameError", f"{name} is not a function here"]}
+    try:
+        args = _resolve(codec.decode(args, globals_allowed=True), namespace)
+        kwargs = _resolve(
+            codec.decode(kwargs, globals_allowed=True), namespace
+        )
+    except NameError as error:
+        return {"raised": ["NameError", str(error)]}
+    try:
+        result = run_with_timeout(
+            lambda: namespace[name](*args, **kwargs), seconds
+        )
+    except Timeout:
+        return {"timeout": True}
+    except BaseException as error:
+        return {"raised": [type(error).__name__, str(error)[:2000]]}
+    try:
+        return {"returned": codec.encode(result)}
+    except codec.Unsupported as error:
+        return {"unsupported": str(error)}
+    except BaseException:  # a hostile __array__ or the like
+        return {"unsupported": "a value that could not be read"}
 
 
 # -------------------------------------------------------------------- main --
@@ -369,20 +395,25 @@ def main():
         }
     )
     while True:
-        tests = receive()["tests"]
-        for test_id, code in tests:
+        message = receive()
+        if "call" in message:
             _watching = True
-            calls = run_test(namespace, answers, code, cell_timeout)
-            _watching = False
-            send({"test": [test_id, calls]})
-        send(
-            {
-                "phase_done": {
-                    "patched": _patched(originals),
-                    "events": list(_events),
+            try:
+                reply = answer_call(
+                    namespace, answers, message["call"], cell_timeout
+                )
+            finally:
+                _watching = False
+            send(reply)
+        elif "report" in message:
+            send(
+                {
+                    "report": {
+                        "patched": _patched(originals),
+                        "events": list(_events),
+                    }
                 }
-            }
-        )
+            )
 
 
 if __name__ == "__main__":

@@ -2,66 +2,88 @@
 
 The sandbox (Debian's ``bubblewrap``) gives the student's code:
 
-* its own user, process, network, IPC and host-name namespaces: no network at
-  all, no view of the grader's processes, no further user namespaces;
+* its own user, process, network, IPC, cgroup and host-name namespaces: no
+  network at all, no view of the grader's processes, no further user
+  namespaces;
 * a read-only view of the system (``/usr``, ``/etc``) and of the Python
   installation, ``mllib`` and the harness, and nothing else of the host's
   files: not the masters, the autograder, the other submissions, the grades
-  or anyone's home directory;
-* a private, size-limited, writable ``/tmp`` that disappears with it;
-* limits on memory (each process's address space, and the resident memory
-  of all its processes together), open files, processes and time;
-* when the grader runs as root, an unprivileged user id of its own (one per
-  parallel worker), never root.
+  or anyone's home directory; its root and ``/dev`` are read-only too;
+* a private, size-limited, writable ``/tmp`` and ``/dev/shm`` that disappear
+  with it;
+* limits on memory (each process's address space; all its processes, files
+  in ``/tmp`` and ``/dev/shm`` together; a memory cgroup where the grader can
+  make one), open files, processes and time;
+* a seccomp filter that refuses what could carry data between sandboxes or
+  hold memory out of sight (``seccomp_program``);
+* when the grader runs as root, a user id of its own, never used before in
+  this run and never root.
 
 When its first process ends, the kernel kills everything else in its process
 namespace, so nothing it starts survives it.
+
+``Session`` is one sandbox held open: the checker asks it to run the
+notebook's cells, then to call the student's functions one at a time, and
+reads back plain data (``grading.codec``).
 """
 
+import errno
+import itertools
 import os
+import platform
 import resource
 import selectors
 import shutil
 import signal
 import site
+import struct
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from grading import codec
 
 GRADING_DIR = Path(__file__).resolve().parent
-MAX_LINE = 64 * 2**20  # bytes in one message from a sandbox
+MAX_MESSAGE = 48 * 2**20  # bytes in one message from a sandbox
+MAX_RECEIVED = 512 * 2**20  # bytes from one sandbox in all
 MAX_STDERR = 64 * 2**10
-SANDBOX_UID = 65534  # "nobody"; worker k of a parallel run uses 65534 - k
 MAX_PROCESSES = 256  # processes and threads in one sandbox
+SHM_BYTES = 16 * 2**20  # /dev/shm in the sandbox
 PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
+CALL_GRACE = 10.0  # seconds past the cell timeout before a call is given up
+WATCH_EVERY = 0.5  # seconds between two counts of a sandbox's memory
+# As root, each sandbox runs as a user id of its own: UID_BASE plus a number
+# from the checker's process id and a counter, far above any real account.
+UID_BASE = 0x60000000
+PID_BITS, COUNTER_BITS = 22, 9  # 2**22 is Linux's largest pid_max
 
 
 class SandboxUnavailable(RuntimeError):
     """Student code cannot be isolated here; grading must not go ahead."""
 
 
+class SessionEnded(Exception):
+    """The sandbox stopped answering; ``reason`` says how (for the
+    instructor, and for the student only before the hidden tests)."""
+
+    def __init__(self, reason, memory=False):
+        super().__init__(reason)
+        self.reason = reason
+        self.memory = memory
+
+
 @dataclass
 class Limits:
     timeout: float = 300.0  # seconds for a whole submission
-    cell_timeout: float = 60.0  # seconds for one cell or one test
-    memory_mb: int = 4096  # address space of each process
+    cell_timeout: float = 60.0  # seconds for one cell or one call
+    memory_mb: int = 4096  # address space of each process, and all together
 
-
-@dataclass
-class Transcript:
-    """What a sandbox reported (untrusted data), and how it ended."""
-
-    progress: int | None = None  # the index of the cell last started
-    cells_done: dict | None = None
-    calls: dict = field(default_factory=dict)  # test id -> list of calls
-    phases: list = field(default_factory=list)  # "phase_done" reports
-    error: str = ""
-    protocol_errors: list = field(default_factory=list)
-    seconds: float = 0.0
+    def tmp_bytes(self):
+        """The size of the sandbox's /tmp: a quarter of its memory, at most
+        256 MB (files there count against the memory limit too)."""
+        return min(256 * 2**20, self.memory_mb * 2**20 // 4)
 
 
 def _python_roots():
@@ -110,17 +132,33 @@ def _within(path, roots):
     )
 
 
+_uids = itertools.count()
+
+
+def _fresh_uid():
+    """A user id that no other sandbox running at the same time has: the
+    kernel keeps state per user (keyrings, counts of inotify watches and
+    processes), so no two sandboxes share one. Two checkers alive at once
+    have two process ids, and one checker runs one sandbox at a time; a
+    checker's counter wraps after 512 sandboxes and a later batch may meet
+    an id again, when nothing of the earlier sandbox runs any more (and the
+    per-user state it could have left, keyrings, is refused by seccomp)."""
+    pid = os.getpid() % 2**PID_BITS
+    count = next(_uids) % 2**COUNTER_BITS
+    return UID_BASE + (pid << COUNTER_BITS) + count
+
+
 class Sandbox:
     """How to start the harness: inside bubblewrap, or (``enabled=False``,
     only for instructors who accept the risk) as a plain subprocess."""
 
-    def __init__(self, enabled=True, bwrap=None, slot=0):
+    def __init__(self, enabled=True, bwrap=None):
         self.enabled = enabled
         self.bwrap = bwrap or shutil.which("bwrap") or "bwrap"
         self.as_root = os.geteuid() == 0
-        self.uid = SANDBOX_UID - slot if self.as_root else os.geteuid()
         self.roots = _python_roots()
         self.font_cache = _font_cache()
+        self.cgroups = MemoryCgroups.find() if enabled else None
         import mllib
 
         self.pythonpath = [
@@ -140,6 +178,22 @@ class Sandbox:
                     "to student code (read-only): move it elsewhere."
                 )
 
+    def describe(self):
+        """One line for the log: how submissions are contained here."""
+        if not self.enabled:
+            return "no sandbox (--no-sandbox)"
+        who = (
+            "a user id of its own per sandbox"
+            if self.as_root
+            else "your user id, in a user namespace of its own"
+        )
+        memory = (
+            f"a memory cgroup ({self.cgroups.version})"
+            if self.cgroups
+            else "a watch on its processes and its /tmp and /dev/shm"
+        )
+        return f"bubblewrap, {who}, total memory bounded by {memory}"
+
     def _environment(self, workdir, home):
         return {
             "HOME": home,
@@ -157,7 +211,7 @@ class Sandbox:
             "GRADING_WORKDIR": workdir,
         }
 
-    def command(self, tmp_bytes=256 * 2**20):
+    def command(self, limits):
         """(argv, file descriptors to pass) for one sandbox."""
         python = [sys.executable, "-B", "-s", "-m", "grading.harness"]
         if not self.enabled:
@@ -192,14 +246,13 @@ class Sandbox:
             elif os.path.isdir(path):
                 argv += ["--ro-bind", path, path]
         argv += ["--proc", "/proc", "--dev", "/dev"]
-        argv += [
-            "--size",
-            str(tmp_bytes),
-            "--perms",
-            "1777",
-            "--tmpfs",
-            "/tmp",
-        ]
+        # Size-limited, private tmpfs for /dev/shm and /tmp; the rest of /dev
+        # and the sandbox's root are made read-only below, so these two are
+        # the only places a file can be written, and both are counted.
+        argv += ["--size", str(SHM_BYTES), "--perms", "1777"]
+        argv += ["--tmpfs", "/dev/shm"]
+        argv += ["--size", str(limits.tmp_bytes()), "--perms", "1777"]
+        argv += ["--tmpfs", "/tmp"]
         argv += ["--perms", "0777", "--dir", "/tmp/work"]
         argv += ["--perms", "0777", "--dir", "/tmp/home"]
         fds = [seccomp]
@@ -207,7 +260,7 @@ class Sandbox:
             # matplotlib's font list, so that importing it neither takes
             # seconds nor lists font folders and runs fc-list (which would
             # look like a student exploring the machine)
-            fd = os.open(self.font_cache, os.O_RDONLY)
+            fd = os.open(self.font_cache, os.O_RDONLY | os.O_CLOEXEC)
             fds.append(fd)
             argv += ["--perms", "0777", "--dir", "/tmp/home/.matplotlib"]
             target = f"/tmp/home/.matplotlib/{self.font_cache.name}"
@@ -219,15 +272,17 @@ class Sandbox:
                     made.add(parent)
                     argv += ["--perms", "0755", "--dir", str(parent)]
             argv += ["--ro-bind", root, root]
+        argv += ["--remount-ro", "/dev", "--remount-ro", "/"]
         argv += ["--clearenv"]
         for key, value in self._environment("/tmp/work", "/tmp/home").items():
             argv += ["--setenv", key, value]
         argv += ["--chdir", "/tmp/work", "--"]
         if self.as_root:
+            uid = _fresh_uid()
             argv += [
                 "setpriv",
-                f"--reuid={self.uid}",
-                f"--regid={self.uid}",
+                f"--reuid={uid}",
+                f"--regid={uid}",
                 "--clear-groups",
                 "--inh-caps=-all",
                 "--bounding-set=-all",
@@ -236,8 +291,8 @@ class Sandbox:
             ]
         return argv + python, fds
 
-    def start(self, limits, workdir=None):
-        argv, fds = self.command()
+    def start(self, limits, workdir=None, cgroup=None):
+        argv, fds = self.command(limits)
         env = None
         if not self.enabled:
             env = self._environment(workdir, workdir)
@@ -246,11 +301,15 @@ class Sandbox:
                 os.makedirs(f"{workdir}/.matplotlib", exist_ok=True)
                 shutil.copy(self.font_cache, f"{workdir}/.matplotlib")
         memory = limits.memory_mb * 2**20
+        procs = cgroup.procs_file if cgroup else None
 
-        def limit():
+        def prepare():  # in the child, before bubblewrap starts
+            if procs:
+                with open(procs, "w") as f:
+                    f.write(str(os.getpid()))
             resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-            resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
+            resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
 
         try:
             return subprocess.Popen(
@@ -261,10 +320,10 @@ class Sandbox:
                 pass_fds=fds,
                 env=env,
                 cwd=workdir,
-                preexec_fn=limit,
+                preexec_fn=prepare,
                 start_new_session=True,
             )
-        except OSError as error:
+        except (OSError, subprocess.SubprocessError) as error:
             raise SandboxUnavailable(
                 f"cannot start {argv[0]}: {error}"
             ) from error
@@ -288,62 +347,413 @@ class Sandbox:
         if self.enabled and self.as_root and not shutil.which("setpriv"):
             raise SandboxUnavailable(
                 "setpriv (util-linux) is missing: as root, the grader needs "
-                "it "
-                "to run student code as an unprivileged user."
+                "it to run student code as an unprivileged user."
             )
         with tempfile.TemporaryDirectory() as workdir:
-            transcript = converse(
-                self, Limits(timeout=120), [], [], [], [], workdir
-            )
-        if transcript.error or transcript.cells_done is None:
-            raise SandboxUnavailable(
-                "the sandbox does not work on this machine: "
-                f"{transcript.error or 'no answer from the harness'}. If "
-                "bubblewrap reports a permission error, unprivileged user "
-                "namespaces are disabled (Ubuntu 24.04: sysctl "
-                "kernel.apparmor_restrict_unprivileged_userns=0)."
-            )
+            try:
+                with Session(self, Limits(timeout=120), workdir) as session:
+                    session.run_cells([], [])
+            except SessionEnded as ended:
+                raise SandboxUnavailable(
+                    f"the sandbox does not work on this machine: "
+                    f"{ended.reason}. If bubblewrap reports a permission "
+                    "error, unprivileged user namespaces are disabled "
+                    "(Ubuntu 24.04: sysctl "
+                    "kernel.apparmor_restrict_unprivileged_userns=0)."
+                ) from None
 
 
-# A seccomp filter (classic BPF, loaded by bubblewrap): no new user
-# namespaces (unshare or clone with CLONE_NEWUSER: EPERM), no clone3 (ENOSYS,
-# so the C library falls back to clone, whose flags can be checked), and no
-# system calls of another architecture (x32, i386).
-_SYSCALLS = {  # machine: (AUDIT_ARCH, clone, unshare, clone3)
-    "x86_64": (0xC000003E, 56, 272, 435),
-    "aarch64": (0xC00000B7, 220, 97, 435),
-}
+# ------------------------------------------------------------------ seccomp --
+# A classic BPF program, loaded by bubblewrap before it starts the harness.
+# It refuses, with an error the student's code can see:
+#
+# * new user namespaces (unshare or clone with CLONE_NEWUSER), and clone3
+#   (ENOSYS, so the C library falls back to clone, whose flags can be read);
+# * everything that lets one process leave a mark another can read through
+#   the kernel rather than a file: the kernel keyrings (keyctl, add_key,
+#   request_key: they belong to a user id and outlive the sandbox), file
+#   locks and leases (flock and fcntl's lock commands: two sandboxes see the
+#   same inodes of the read-only system), inotify, fanotify and fcntl's
+#   F_NOTIFY (which would report one sandbox's reads to another), mincore and
+#   cachestat (which page of a shared file is in memory);
+# * memory that no process's resident size shows: memfd_create and
+#   memfd_secret, System V shared memory, message queues and semaphores,
+#   POSIX message queues, io_uring (whose requests seccomp cannot see);
+# * perf_event_open, bpf and userfaultfd, which nothing here needs;
+# * system calls of another architecture (x32, i386).
+#
+# Nothing the harness, numpy, scipy or matplotlib do needs any of these.
+
+_SYSCALLS = {  # machine: (AUDIT_ARCH, {name: number})
+    "x86_64": (
+        0xC000003E,
+        {
+            "clone": 56, "unshare": 272, "clone3": 435, "fcntl": 72,
+            "keyctl": 250, "add_key": 248, "request_key": 249,
+            "flock": 73, "inotify_init": 253, "inotify_init1": 294,
+            "fanotify_init": 300, "mincore": 27, "cachestat": 451,
+            "memfd_create": 319, "memfd_secret": 447, "shmget": 29,
+            "shmat": 30, "msgget": 68, "semget": 64, "mq_open": 240,
+            "io_uring_setup": 425, "io_uring_enter": 426,
+            "io_uring_register": 427, "perf_event_open": 298, "bpf": 321,
+            "userfaultfd": 323,
+        },
+    ),
+    "aarch64": (  # the generic table of include/uapi/asm-generic/unistd.h
+        0xC00000B7,
+        {
+            "clone": 220, "unshare": 97, "clone3": 435, "fcntl": 25,
+            "keyctl": 219, "add_key": 217, "request_key": 218,
+            "flock": 32, "inotify_init1": 26, "fanotify_init": 262,
+            "mincore": 232, "cachestat": 451, "memfd_create": 279,
+            "memfd_secret": 447, "shmget": 194, "shmat": 196,
+            "msgget": 186, "semget": 190, "mq_open": 180,
+            "io_uring_setup": 425, "io_uring_enter": 426,
+            "io_uring_register": 427, "perf_event_open": 241, "bpf": 280,
+            "userfaultfd": 282,
+        },
+    ),
+}  # fmt: skip
+REFUSED = {  # system call: errno
+    "keyctl": errno.EPERM, "add_key": errno.EPERM,
+    "request_key": errno.EPERM, "flock": errno.ENOLCK,
+    "inotify_init": errno.EPERM, "inotify_init1": errno.EPERM,
+    "fanotify_init": errno.EPERM, "mincore": errno.EPERM,
+    "cachestat": errno.EPERM, "memfd_create": errno.EPERM,
+    "memfd_secret": errno.EPERM, "shmget": errno.EPERM,
+    "shmat": errno.EPERM, "msgget": errno.EPERM, "semget": errno.EPERM,
+    "mq_open": errno.EPERM, "io_uring_setup": errno.EPERM,
+    "io_uring_enter": errno.EPERM, "io_uring_register": errno.EPERM,
+    "perf_event_open": errno.EPERM, "bpf": errno.EPERM,
+    "userfaultfd": errno.EPERM,
+}  # fmt: skip
+# fcntl commands that lock, lease or watch: F_GETLK, F_SETLK, F_SETLKW,
+# F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW, F_SETLEASE, F_GETLEASE, F_NOTIFY
+FCNTL_REFUSED = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
+CLONE_NEWUSER = 0x10000000
+
+_LD_W_ABS, _JEQ, _JGE, _JSET, _RET = 0x20, 0x15, 0x35, 0x45, 0x06
+_ALLOW = 0x7FFF0000
+_ERRNO = 0x00050000  # SECCOMP_RET_ERRNO | errno
+_NR, _ARCH, _ARG0, _ARG1 = 0, 4, 16, 24  # offsets in struct seccomp_data
+
+
+def seccomp_program(machine=None):
+    """The filter, as a list of (code, jt, jf, k) BPF instructions."""
+    machine = machine or platform.machine()
+    if machine not in _SYSCALLS:
+        raise SandboxUnavailable(f"no seccomp filter for {machine} machines")
+    arch, numbers = _SYSCALLS[machine]
+
+    def deny(error):
+        return (_RET, 0, 0, _ERRNO | error)
+
+    program = [
+        (_LD_W_ABS, 0, 0, _ARCH),
+        (_JEQ, 1, 0, arch),  # our architecture: go on
+        deny(errno.EPERM),
+        (_LD_W_ABS, 0, 0, _NR),
+        (_JGE, 0, 1, 0x40000000),  # x32 system calls
+        deny(errno.EPERM),
+        (_JEQ, 0, 1, numbers["clone3"]),
+        deny(errno.ENOSYS),
+    ]
+    for name, flags_at in (("clone", _ARG0), ("unshare", _ARG0)):
+        program += [
+            (_JEQ, 0, 4, numbers[name]),
+            (_LD_W_ABS, 0, 0, flags_at),
+            (_JSET, 0, 1, CLONE_NEWUSER),
+            deny(errno.EPERM),
+            (_RET, 0, 0, _ALLOW),
+        ]
+    program += [(_JEQ, 0, 2 * len(FCNTL_REFUSED) + 2, numbers["fcntl"])]
+    program += [(_LD_W_ABS, 0, 0, _ARG1)]
+    for command in FCNTL_REFUSED:
+        program += [(_JEQ, 0, 1, command), deny(errno.ENOLCK)]
+    program += [(_RET, 0, 0, _ALLOW)]
+    for name, error in REFUSED.items():
+        if name in numbers:
+            program += [(_JEQ, 0, 1, numbers[name]), deny(error)]
+    program += [(_RET, 0, 0, _ALLOW)]
+    return program
 
 
 def _seccomp_fd():
-    import platform
-    import struct
-
-    machine = platform.machine()
-    if machine not in _SYSCALLS:
-        raise SandboxUnavailable(f"no seccomp filter for {machine} machines")
-    arch, clone, unshare, clone3 = _SYSCALLS[machine]
-    load, jeq, jge, jset, ret = 0x20, 0x15, 0x35, 0x45, 0x06
-    allow, eperm, enosys = 0x7FFF0000, 0x00050001, 0x00050026
-    program = [
-        (load, 0, 0, 4),  # 0: A = architecture
-        (jeq, 1, 0, arch),  # 1: ours -> 3
-        (ret, 0, 0, eperm),  # 2
-        (load, 0, 0, 0),  # 3: A = system call number
-        (jge, 6, 0, 0x40000000),  # 4: x32 -> 11
-        (jeq, 6, 0, clone3),  # 5: -> 12
-        (jeq, 1, 0, unshare),  # 6: -> 8
-        (jeq, 0, 2, clone),  # 7: -> 8, else -> 10
-        (load, 0, 0, 16),  # 8: A = flags (first argument, low word)
-        (jset, 1, 0, 0x10000000),  # 9: CLONE_NEWUSER -> 11
-        (ret, 0, 0, allow),  # 10
-        (ret, 0, 0, eperm),  # 11
-        (ret, 0, 0, enosys),  # 12
-    ]
-    fd = os.memfd_create("seccomp", 0)
+    program = seccomp_program()
+    fd = os.memfd_create("seccomp", os.MFD_CLOEXEC)
     os.write(fd, b"".join(struct.pack("=HBBI", *op) for op in program))
     os.lseek(fd, 0, os.SEEK_SET)
     return fd
+
+
+# ------------------------------------------------------------------ cgroups --
+
+
+class MemoryCgroups:
+    """Memory cgroups the grader can make, one per sandbox: the kernel then
+    counts everything a submission holds (its processes, its files in tmpfs,
+    kernel memory) and stops it at the limit. Found where the grader may
+    create them (as root; or where systemd delegated a cgroup to you);
+    elsewhere grading goes on with the watch in ``_Channel``."""
+
+    def __init__(self, parent, version):
+        self.parent, self.version = Path(parent), version
+
+    @classmethod
+    def find(cls):
+        try:
+            lines = Path("/proc/self/cgroup").read_text().splitlines()
+            mounts = Path("/proc/self/mountinfo").read_text().splitlines()
+        except OSError:
+            return None
+        points = {}
+        for mount in mounts:
+            fields = mount.split()
+            if " - " not in mount:
+                continue
+            after = mount.split(" - ", 1)[1].split()
+            kind, options = after[0], after[-1].split(",")
+            if kind == "cgroup2":
+                points.setdefault("2", fields[4])
+            elif kind == "cgroup" and "memory" in options:
+                points.setdefault("1", fields[4])
+        for line in lines:
+            number, controllers, path = line.split(":", 2)
+            if number == "0" and "2" in points:
+                mine = Path(points["2"] + path)
+                for parent in (mine, mine.parent):
+                    found = cls._try(parent, "v2")
+                    if found:
+                        return found
+            elif "memory" in controllers.split(",") and "1" in points:
+                found = cls._try(Path(points["1"] + path), "v1")
+                if found:
+                    return found
+        return None
+
+    @classmethod
+    def _try(cls, parent, version):
+        if version == "v2":
+            try:
+                enabled = (parent / "cgroup.subtree_control").read_text()
+            except OSError:
+                return None
+            if "memory" not in enabled.split():
+                return None
+        candidate = cls(parent, version)
+        try:
+            probe = candidate.create(64 * 2**20)
+        except OSError:
+            return None
+        try:  # a process must be able to join it, too
+            subprocess.run(
+                ["true"],
+                preexec_fn=lambda: Path(probe.procs_file).write_text(
+                    str(os.getpid())
+                ),
+                check=True,
+            )
+        except (OSError, subprocess.SubprocessError):
+            return None
+        finally:
+            probe.remove()
+        return candidate
+
+    def create(self, limit_bytes):
+        path = self.parent / f"grading-{os.getpid()}-{next(_uids)}"
+        path.mkdir()
+        group = _Cgroup(path, self.version)
+        try:
+            group.limit(limit_bytes)
+        except OSError:
+            group.remove()
+            raise
+        return group
+
+
+class _Cgroup:
+    def __init__(self, path, version):
+        self.path, self.version = path, version
+        self.procs_file = str(path / "cgroup.procs")
+
+    def limit(self, limit_bytes):
+        if self.version == "v2":
+            (self.path / "memory.max").write_text(str(limit_bytes))
+            swap = self.path / "memory.swap.max"
+            if swap.exists():
+                swap.write_text("0")
+        else:
+            (self.path / "memory.limit_in_bytes").write_text(str(limit_bytes))
+            swap = self.path / "memory.memsw.limit_in_bytes"
+            if swap.exists():
+                try:
+                    swap.write_text(str(limit_bytes))
+                except OSError:
+                    pass
+
+    def ran_out(self):
+        """Whether the kernel stopped a process here for lack of memory."""
+        try:
+            if self.version == "v2":
+                text = (self.path / "memory.events").read_text()
+            else:
+                text = (self.path / "memory.oom_control").read_text()
+                failures = (self.path / "memory.failcnt").read_text()
+                if int(failures.strip() or 0) and "oom_kill " not in text:
+                    return True
+        except OSError:
+            return False
+        for line in text.splitlines():
+            key, _, value = line.partition(" ")
+            if key == "oom_kill" and value.strip() not in ("", "0"):
+                return True
+        return False
+
+    def remove(self):
+        for _ in range(50):
+            try:
+                self.path.rmdir()
+                return
+            except FileNotFoundError:
+                return
+            except OSError:
+                time.sleep(0.02)  # its last processes are still exiting
+
+
+# ------------------------------------------------------------------ channel --
+
+
+def _children():
+    children = {}
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                with open(f"/proc/{entry.name}/stat", "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[1].split()
+            except OSError:
+                continue
+            children.setdefault(int(fields[1]), []).append(int(entry.name))
+    return children
+
+
+def _used_bytes(root, tmpfs=()):
+    """Memory held by ``root`` and all its descendants: their resident
+    memory, plus the files in the sandbox's ``tmpfs`` ((folder, size)
+    pairs), read through a process inside it once that process sees them
+    (while bubblewrap sets up, its root is still the machine's)."""
+    children = _children()
+    total, todo, inside = 0, [root], None
+    while todo:
+        pid = todo.pop()
+        descendants = children.get(pid, [])
+        todo += descendants
+        if pid != root and inside is None:
+            inside = pid
+        try:
+            with open(f"/proc/{pid}/statm", "rb") as f:
+                total += int(f.read().split()[1]) * PAGE_BYTES
+        except (OSError, IndexError, ValueError):
+            continue
+    for folder, size in tmpfs if inside is not None else ():
+        try:
+            usage = os.statvfs(f"/proc/{inside}/root{folder}")
+        except OSError:
+            continue
+        if usage.f_blocks * usage.f_frsize == size:  # the sandbox's own
+            total += (usage.f_blocks - usage.f_bfree) * usage.f_frsize
+    return total
+
+
+class _Channel:
+    """Line-by-line JSON with deadlines, over the sandbox's pipes.
+
+    While it waits, it adds up the memory the sandbox holds twice a second:
+    the address-space limit binds each process, this binds them all
+    together (many forked children allocating at once, files in tmpfs).
+    """
+
+    def __init__(self, process, deadline, memory_bytes, tmpfs=(), cgroup=None):
+        self.process, self.deadline = process, deadline
+        self.memory_bytes, self.tmpfs = memory_bytes, tmpfs
+        self.cgroup = cgroup
+        self.chunks, self.stderr = [], b""
+        self.received, self.watched_at = 0, 0.0
+        self.selector = selectors.DefaultSelector()
+        for stream in (process.stdout, process.stderr):
+            os.set_blocking(stream.fileno(), False)
+            self.selector.register(stream, selectors.EVENT_READ)
+        os.set_blocking(process.stdin.fileno(), False)
+
+    def _remaining(self, until):
+        left = min(self.deadline, until) - time.monotonic()
+        if left <= 0:
+            raise TimeoutError
+        return left
+
+    def send(self, message, until=float("inf")):
+        data = codec.dumps(message).encode() + b"\n"
+        stdin = self.process.stdin.fileno()
+        ready = selectors.DefaultSelector()
+        ready.register(stdin, selectors.EVENT_WRITE)
+        try:
+            while data:
+                if ready.select(min(self._remaining(until), WATCH_EVERY)):
+                    try:
+                        data = data[os.write(stdin, data) :]
+                    except BrokenPipeError as error:
+                        raise _Ended from error
+                self._watch()
+        finally:
+            ready.close()
+
+    def _watch(self):
+        """Add up the sandbox's memory, at most twice a second (a call is
+        answered in well under that, and a scan of /proc costs time)."""
+        now = time.monotonic()
+        if now - self.watched_at < WATCH_EVERY:
+            return
+        self.watched_at = now
+        if self.cgroup is not None and self.cgroup.ran_out():
+            raise _TooMuchMemory  # the kernel stopped one of its processes
+        if _used_bytes(self.process.pid, self.tmpfs) > self.memory_bytes:
+            raise _TooMuchMemory
+
+    def receive(self, until=float("inf")):
+        """The next message (chunks are kept in a list and only the newest
+        is searched for the end of line: a message of many megabytes costs
+        linear time)."""
+        while not (self.chunks and b"\n" in self.chunks[-1]):
+            if sum(map(len, self.chunks)) > MAX_MESSAGE:
+                raise ValueError("a message from the sandbox is too long")
+            events = self.selector.select(
+                min(self._remaining(until), WATCH_EVERY)
+            )
+            self._watch()
+            for key, _ in events:
+                chunk = os.read(key.fileobj.fileno(), 2**20)
+                if key.fileobj is self.process.stderr:
+                    if not chunk:
+                        self.selector.unregister(key.fileobj)
+                    self.stderr = (self.stderr + chunk)[-MAX_STDERR:]
+                elif not chunk:
+                    raise _Ended
+                else:
+                    self.received += len(chunk)
+                    if self.received > MAX_RECEIVED:
+                        raise ValueError(
+                            "the sandbox sent more data than the grader "
+                            "accepts from one submission"
+                        )
+                    self.chunks.append(chunk)
+        data = b"".join(self.chunks)
+        line, rest = data.split(b"\n", 1)
+        self.chunks = [rest] if rest else []
+        message = codec.loads(line.decode())
+        if type(message) is not dict or len(message) != 1:
+            raise ValueError(
+                "a message from the sandbox is not one JSON object"
+            )
+        return message
 
 
 class _Ended(Exception):
@@ -354,202 +764,205 @@ class _TooMuchMemory(Exception):
     pass
 
 
-def _resident_bytes(root):
-    """Resident memory of ``root`` and all its descendants (bytes)."""
-    children = {}
-    for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
-            try:
-                with open(f"/proc/{entry.name}/stat", "rb") as f:
-                    fields = f.read().rsplit(b")", 1)[1].split()
-            except OSError:
-                continue
-            children.setdefault(int(fields[1]), []).append(int(entry.name))
-    total, todo = 0, [root]
-    while todo:
-        pid = todo.pop()
-        todo += children.get(pid, [])
-        try:
-            with open(f"/proc/{pid}/statm", "rb") as f:
-                total += int(f.read().split()[1]) * PAGE_BYTES
-        except (OSError, IndexError, ValueError):
-            continue
-    return total
+# ------------------------------------------------------------------ session --
 
 
-class _Channel:
-    """Line-by-line JSON with a deadline, over the sandbox's pipes.
+class Session:
+    """One submission's sandbox, held open while the checker asks.
 
-    While it waits, it adds up the resident memory of every process of the
-    sandbox twice a second: the address-space limit binds each process, this
-    binds them all together (say, many forked children allocating at once).
+    ``run_cells`` runs the notebook; ``call`` calls one of the student's
+    functions with plain-data arguments and returns what came back;
+    ``report`` asks for what the harness saw at run time. Each raises
+    ``SessionEnded`` (saying how) when the sandbox died, timed out, used too
+    much memory or sent something malformed; the session is then closed.
     """
 
-    def __init__(self, process, deadline, memory_bytes):
-        self.process, self.deadline = process, deadline
-        self.memory_bytes = memory_bytes
-        self.buffer, self.stderr = b"", b""
-        self.selector = selectors.DefaultSelector()
-        for stream in (process.stdout, process.stderr):
-            os.set_blocking(stream.fileno(), False)
-            self.selector.register(stream, selectors.EVENT_READ)
-        os.set_blocking(process.stdin.fileno(), False)
-
-    def _remaining(self):
-        left = self.deadline - time.monotonic()
-        if left <= 0:
-            raise TimeoutError
-        return left
-
-    def send(self, message):
-        data = codec.dumps(message).encode() + b"\n"
-        stdin = self.process.stdin.fileno()
-        while data:
-            ready = selectors.DefaultSelector()
-            ready.register(stdin, selectors.EVENT_WRITE)
-            if ready.select(self._remaining()):
-                try:
-                    data = data[os.write(stdin, data) :]
-                except BrokenPipeError as error:
-                    raise _Ended from error
-            ready.close()
-
-    def receive(self):
-        while b"\n" not in self.buffer:
-            if len(self.buffer) > MAX_LINE:
-                raise ValueError("a message from the sandbox is too long")
-            events = self.selector.select(min(self._remaining(), 0.5))
-            if _resident_bytes(self.process.pid) > self.memory_bytes:
-                raise _TooMuchMemory
-            for key, _ in events:
-                chunk = os.read(key.fileobj.fileno(), 2**20)
-                if key.fileobj is self.process.stderr:
-                    if not chunk:
-                        self.selector.unregister(key.fileobj)
-                    self.stderr = (self.stderr + chunk)[-MAX_STDERR:]
-                elif not chunk:
-                    raise _Ended
-                else:
-                    self.buffer += chunk
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        message = codec.loads(line.decode())
-        if type(message) is not dict or len(message) != 1:
-            raise ValueError(
-                "a message from the sandbox is not one JSON object"
-            )
-        return message
-
-
-def converse(sandbox, limits, cells, answers, public, hidden, workdir=None):
-    """Run a notebook's code ``cells`` ([index, source] pairs) and the tests
-    ([id, code] pairs) in a fresh sandbox; return its Transcript."""
-    transcript = Transcript()
-    start = time.monotonic()
-    process = sandbox.start(limits, workdir)
-    channel = _Channel(
-        process, start + limits.timeout, limits.memory_mb * 2**20
-    )
-    stage = "starting"
-    try:
-        channel.send(
-            {
-                "cells": cells,
-                "answers": answers,
-                "cell_timeout": limits.cell_timeout,
-                # Counted per user namespace (or per sandbox user, as root):
-                # a fork bomb stops here. Without a sandbox it would count
-                # all of your processes, so there is no limit then.
-                "max_processes": MAX_PROCESSES if sandbox.enabled else None,
-            }
+    def __init__(self, sandbox, limits, workdir=None):
+        self.sandbox, self.limits = sandbox, limits
+        self.start = time.monotonic()
+        self.cgroup = None
+        self.process = None
+        self.stage = "starting"
+        self.progress = None  # the index of the cell last started
+        self.malformed = ""  # what was wrong with a malformed message
+        memory = limits.memory_mb * 2**20
+        if sandbox.cgroups:
+            try:
+                self.cgroup = sandbox.cgroups.create(memory)
+            except OSError:
+                self.cgroup = None
+        try:
+            self.process = sandbox.start(limits, workdir, self.cgroup)
+        except BaseException:
+            self.close()
+            raise
+        self.channel = _Channel(
+            self.process,
+            self.start + limits.timeout,
+            memory,
+            tmpfs=(
+                (("/tmp", limits.tmp_bytes()), ("/dev/shm", SHM_BYTES))
+                if sandbox.enabled
+                else ()
+            ),
+            cgroup=self.cgroup,
         )
-        stage = "cells"
-        while True:
-            message = channel.receive()
-            if "cell" in message and type(message["cell"]) is int:
-                transcript.progress = message["cell"]
-            elif (
-                "cells_done" in message and type(message["cells_done"]) is dict
-            ):
-                transcript.cells_done = message["cells_done"]
-                break
-            else:
-                raise ValueError(f"unexpected message {list(message)[0]!r}")
-        for stage, tests in (
-            ("public tests", public),
-            ("hidden tests", hidden),
-        ):
-            # The hidden tests are sent only once every public result is in.
-            channel.send({"tests": tests})
-            wanted = {test_id for test_id, _ in tests}
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    @property
+    def seconds(self):
+        return time.monotonic() - self.start
+
+    def run_cells(self, cells, answers):
+        """Run the notebook's code ``cells`` ([index, source] pairs); return
+        the harness's report (untrusted data: cell errors, the answers'
+        values or kinds, what it saw at run time)."""
+
+        def conversation():
+            self.channel.send(
+                {
+                    "cells": cells,
+                    "answers": answers,
+                    "cell_timeout": self.limits.cell_timeout,
+                    # Counted per user namespace (or per sandbox user, as
+                    # root): a fork bomb stops here. Without a sandbox it
+                    # would count all of your processes: no limit then.
+                    "max_processes": MAX_PROCESSES
+                    if self.sandbox.enabled
+                    else None,
+                }
+            )
+            self.stage = "cells"
             while True:
-                message = channel.receive()
-                if "test" in message:
-                    test_id, calls = _pair(message["test"])
-                    if test_id in wanted and type(calls) is list:
-                        wanted.discard(test_id)
-                        transcript.calls[test_id] = calls
-                    else:
-                        transcript.protocol_errors.append(
-                            "an unexpected result for test "
-                            f"{str(test_id)[:40]}"
-                        )
-                elif "phase_done" in message:
-                    transcript.phases.append(message["phase_done"])
-                    break
+                message = self.channel.receive()
+                if "cell" in message and type(message["cell"]) is int:
+                    self.progress = message["cell"]
+                elif "cells_done" in message:
+                    self.stage = "calls"
+                    return message["cells_done"]
                 else:
-                    raise ValueError(
-                        f"unexpected message {list(message)[0]!r}"
-                    )
-        stage = "finished"
-    except TimeoutError:
-        transcript.error = f"timed out after {limits.timeout:g} s " + _where(
-            stage, transcript
-        )
-    except _TooMuchMemory:
-        transcript.error = (
-            f"used more than {limits.memory_mb} MB of memory (all its "
-            "processes together) " + _where(stage, transcript)
-        )
-    except _Ended:
-        status = _wait(process)
-        if stage == "starting" or (
-            stage == "cells" and transcript.progress is None
-        ):
-            detail = channel.stderr.decode(errors="replace").strip()[-500:]
-            transcript.error = (
-                f"the sandbox failed to start ({status}): {detail}"
+                    raise ValueError("an unexpected message")
+
+        return self._guarded(conversation)
+
+    def call(self, name, args, kwargs, names=None):
+        """Call the student's function ``name``; return one of ("returned",
+        value), ("raised", type name, message), ("timeout",) or
+        ("unsupported", reason). Raises codec.Unsupported (the test's
+        arguments are not data) before anything is sent."""
+        request = {
+            "call": [
+                name,
+                codec.encode(list(args), names),
+                codec.encode(dict(kwargs), names),
+            ]
+        }
+
+        def conversation():
+            until = time.monotonic() + self.limits.cell_timeout + CALL_GRACE
+            self.channel.send(request, until)
+            message = self.channel.receive(until)
+            if "returned" in message:
+                return "returned", codec.decode(message["returned"])
+            if "raised" in message:
+                kind, text = codec.decode(message["raised"])
+                if type(kind) is not str or type(text) is not str:
+                    raise ValueError("a malformed exception")
+                return "raised", kind[:100], text[:2000]
+            if "timeout" in message:
+                return ("timeout",)
+            if "unsupported" in message:
+                reason = message["unsupported"]
+                return "unsupported", str(reason)[:300]
+            raise ValueError("an unexpected message")
+
+        return self._guarded(conversation)
+
+    def report(self):
+        """What the harness saw while the student's code ran (untrusted)."""
+
+        def conversation():
+            self.channel.send({"report": True})
+            message = self.channel.receive()
+            if "report" not in message:
+                raise ValueError("an unexpected message")
+            return message["report"]
+
+        return self._guarded(conversation)
+
+    def _guarded(self, conversation):
+        if self.process is None:
+            raise SessionEnded("the sandbox is closed")
+        try:
+            return conversation()
+        except TimeoutError:
+            reason = self._timed_out()
+        except _TooMuchMemory:
+            reason = self._too_much_memory()
+        except _Ended:
+            reason = self._ended()
+        except (ValueError, UnicodeDecodeError, RecursionError) as error:
+            reason = "the sandbox sent malformed data " + self._where()
+            self.malformed = str(error)[:200]
+        memory = reason.startswith("used more than")
+        self.close()
+        raise SessionEnded(reason, memory=memory)
+
+    def _where(self):
+        if self.stage == "cells":
+            cell = self.progress
+            return (
+                "before the first cell"
+                if cell is None
+                else f"in cell {cell + 1}"
             )
-        else:
-            transcript.error = (
-                f"the notebook's Python process died ({status}) "
-                + _where(stage, transcript)
+        if self.stage == "starting":
+            return "while starting"
+        return "while the tests called its functions"
+
+    def _timed_out(self):
+        if time.monotonic() >= self.channel.deadline:
+            return (
+                f"timed out after {self.limits.timeout:g} s " + self._where()
             )
-    except (ValueError, UnicodeDecodeError) as error:
-        transcript.protocol_errors.append(str(error)[:200])
-        transcript.error = "the sandbox sent malformed data " + _where(
-            stage, transcript
-        )
-    finally:
-        _stop(process)
-        transcript.seconds = time.monotonic() - start
-    return transcript
-
-
-def _pair(value):
-    if type(value) is not list or len(value) != 2 or type(value[0]) is not str:
-        raise ValueError("a malformed test result")
-    return value
-
-
-def _where(stage, transcript):
-    if stage == "cells":
-        cell = transcript.progress
         return (
-            "before the first cell" if cell is None else f"in cell {cell + 1}"
+            f"a function did not return within "
+            f"{self.limits.cell_timeout + CALL_GRACE:g} s and ignored the "
+            "stop"
         )
-    if stage == "starting":
-        return "while starting"
-    return f"during the {stage}"
+
+    def _too_much_memory(self):
+        return (
+            f"used more than {self.limits.memory_mb} MB of memory (all its "
+            "processes and files together) " + self._where()
+        )
+
+    def _ended(self):
+        status = _wait(self.process)
+        if self.cgroup and self.cgroup.ran_out():
+            return self._too_much_memory()
+        if self.stage == "starting" or (
+            self.stage == "cells" and self.progress is None
+        ):
+            detail = self.channel.stderr.decode(errors="replace").strip()
+            return f"the sandbox failed to start ({status}): {detail[-500:]}"
+        return f"the notebook's Python process died ({status}) " + (
+            self._where()
+        )
+
+    def close(self):
+        """End the sandbox and, with it, everything it started."""
+        if self.process is not None:
+            _stop(self.process)
+            self.process = None
+        if self.cgroup is not None:
+            self.cgroup.remove()
+            self.cgroup = None
 
 
 def _wait(process):
@@ -565,7 +978,6 @@ def _wait(process):
 
 
 def _stop(process):
-    """End the sandbox and, with it, everything it started."""
     for stream in (process.stdin, process.stdout, process.stderr):
         try:
             stream.close()

@@ -20,11 +20,35 @@ Rasmussen & Williams (2006), *Gaussian Processes for Machine Learning*, ch.
 4–5.
 """
 
+from collections import namedtuple
+
 import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils import check_array
 
 from ..kernels import squared_euclidean_distances
+
+
+class Hyperparameter(
+    namedtuple(
+        "Hyperparameter",
+        ("name", "value_type", "bounds", "n_elements", "fixed"),
+    )
+):
+    """One hyperparameter's description, with scikit-learn's fields and
+    defaults: its name (``k1__k2__length_scale`` inside sums and products),
+    bounds (a (1, 2) array, not in log space) or ``"fixed"``, how many
+    values it has (1: length-scales are scalars here), and whether it is
+    fixed (by default, whether ``bounds`` is ``"fixed"``)."""
+
+    __slots__ = ()
+
+    def __new__(cls, name, value_type, bounds, n_elements=1, fixed=None):
+        if fixed is None:
+            fixed = _is_fixed(bounds)
+        return super().__new__(
+            cls, name, value_type, bounds, n_elements, fixed
+        )
 
 
 class Kernel(BaseEstimator):
@@ -75,6 +99,17 @@ class Kernel(BaseEstimator):
     @property
     def n_dims(self):
         return len(self._free())
+
+    @property
+    def hyperparameters(self):
+        """Every hyperparameter, fixed or free, in ``theta``'s order."""
+        described = []
+        for name in self._hyperparameters:
+            bounds = getattr(self, f"{name}_bounds")
+            if not _is_fixed(bounds):
+                bounds = np.array([_check_bounds(bounds, name)])
+            described.append(Hyperparameter(name, "numeric", bounds))
+        return described
 
     def _gradient(self, dK):
         """Stack ``dK`` = ∂K/∂log θ as (n, n, 1), or return (n, n, 0) when θ is
@@ -281,6 +316,14 @@ class _Combination(Kernel):
     @property
     def n_dims(self):
         return self.k1.n_dims + self.k2.n_dims
+
+    @property
+    def hyperparameters(self):
+        return [
+            h._replace(name=f"{prefix}__{h.name}")
+            for prefix, part in (("k1", self.k1), ("k2", self.k2))
+            for h in part.hyperparameters
+        ]
 
     def _parts(self, X, Y, eval_gradient):
         _check_gradient_request(Y, eval_gradient)

@@ -46,15 +46,15 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
+    penalty : {"l2", None}, default "l2"
+        ``None`` removes the penalty (maximum likelihood). On separable data
+        the maximum- likelihood estimate does not exist, and ``fit`` raises a
+        ``ValueError``. The only positional parameter, as in scikit-learn.
     C : float, default 1.0
         Inverse penalty strength: the objective is
         :math:`C\sum_i\ell_i+\frac12\lVert W\rVert_F^2`, the intercepts
         unpenalised (the same as scikit-learn's). ``C=np.inf`` means no
         penalty.
-    penalty : {"l2", None}
-        ``None`` removes the penalty (maximum likelihood). On separable data
-        the maximum- likelihood estimate does not exist, and ``fit`` raises a
-        ``ValueError``.
     fit_intercept : bool
     solver : {"newton", "lbfgs", "gd"}
         Newton's method with a Cholesky solve (IRLS), scipy's L-BFGS-B, or
@@ -83,8 +83,9 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
 
     def __init__(
         self,
-        C=1.0,
         penalty="l2",
+        *,
+        C=1.0,
         fit_intercept=True,
         solver="newton",
         max_iter=100,

@@ -18,9 +18,9 @@ every :math:`c\ne y_i`) exactly when the :math:`n(K-1)` vectors
 :math:`z_{ic}=\psi(x_i,y_i)-\psi(x_i,c)` all lie on the positive side of the
 hyperplane :math:`\{z:w^\top z=0\}`. Every update adds one of them with
 :math:`w^\top z\le0` (as :math:`\hat y` maximises the score), so Novikoff's
-proof applies: if a unit :math:`u` has :math:`u^\top z_{ic}\ge\gamma>0` for
+proof applies: if a unit :math:`u` has :math:`u^\top z_{ic}\ge\rho>0` for
 all :math:`i,c` and :math:`\lVert z_{ic}\rVert\le R` (here
-:math:`R=\sqrt2\max_i\lVert x_i\rVert`), at most :math:`(R/\gamma)^2`
+:math:`R=\sqrt2\max_i\lVert x_i\rVert`), at most :math:`(R/\rho)^2`
 updates are made, in any order of the samples.
 """
 
@@ -55,10 +55,10 @@ def kesler_construction(X, y, n_classes):
 
 
 def kesler_margin(X, y, coef):
-    r"""Margin :math:`\gamma=\min_{i,c\ne y_i}u^\top z_{ic}` of the unit
+    r"""Margin :math:`\rho=\min_{i,c\ne y_i}u^\top z_{ic}` of the unit
     multivector :math:`u=\operatorname{vec}(W)/\lVert W\rVert_F` and radius
     :math:`R=\max\lVert z_{ic}\rVert`; the mistake bound is
-    :math:`(R/\gamma)^2` when :math:`\gamma>0`.
+    :math:`(R/\rho)^2` when :math:`\rho>0`.
 
     ``coef`` is :math:`W` of shape (n_classes, n_features); to include
     intercepts, append a column of ones to ``X`` and the intercepts to

@@ -288,15 +288,62 @@ class MLPRegressor(RegressorMixin, _BaseMLP):
     r"""Multilayer perceptron regressor: identity output, loss
     :math:`\frac1{2n}\sum_i(y_i-f(x_i))^2`.
 
-    Parameters and attributes as :class:`MLPClassifier` (without ``classes_``;
-    ``out_activation_`` is ``"identity"``); ``y`` has shape (n_samples,).
+    Parameters and attributes as :class:`MLPClassifier`, plus ``loss`` (no
+    ``classes_``; ``out_activation_`` is ``"identity"``); ``y`` has shape
+    (n_samples,).
     Equivalent to ``sklearn.neural_network.MLPRegressor`` with the same
     parameters (``solver="lbfgs"``).
+
+    Parameters
+    ----------
+    loss : {"squared_error"}, default "squared_error"
+        The squared loss above, scikit-learn's default. Its ``"poisson"``
+        loss is not implemented (``ValueError``). ``loss``,
+        ``hidden_layer_sizes`` and ``activation`` are positional in this
+        order, the rest keyword-only, as in scikit-learn.
     """
+
+    def __init__(
+        self,
+        loss="squared_error",
+        hidden_layer_sizes=(100,),
+        activation="relu",
+        *,
+        solver="lbfgs",
+        alpha=1e-4,
+        batch_size="auto",
+        learning_rate_init=1e-3,
+        max_iter=200,
+        tol=1e-4,
+        n_iter_no_change=10,
+        random_state=None,
+        warm_start=False,
+    ):
+        super().__init__(
+            hidden_layer_sizes=hidden_layer_sizes,
+            activation=activation,
+            solver=solver,
+            alpha=alpha,
+            batch_size=batch_size,
+            learning_rate_init=learning_rate_init,
+            max_iter=max_iter,
+            tol=tol,
+            n_iter_no_change=n_iter_no_change,
+            random_state=random_state,
+            warm_start=warm_start,
+        )
+        self.loss = loss
 
     def fit(self, X, y):
         """Fit to ``X`` of shape (n_samples, n_features) and targets ``y`` of
         shape (n_samples,); return self."""
+        if self.loss != "squared_error":
+            raise ValueError(
+                'loss must be "squared_error" (scikit-learn\'s "poisson" is '
+                "not implemented here: use "
+                "sklearn.neural_network.MLPRegressor); got "
+                f"{self.loss!r}."
+            )
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         self.out_activation_ = "identity"
         return self._fit(X, y[:, None], "squared_error")

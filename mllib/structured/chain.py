@@ -3,14 +3,17 @@ r"""The linear-chain model shared by the structured perceptron and SVM.
 An input sequence :math:`x=(x_1,\dots,x_T)`, :math:`x_t\in\mathbb R^d`, and a
 label sequence :math:`y\in\{0,\dots,k-1\}^T` score
 
-.. math:: s(x,y)=\sum_{t=1}^TW_{:,y_t}^\top x_t+\sum_{t=2}^TA_{y_{t-1},y_t}
-          =\langle(W,A),\psi(x,y)\rangle,\qquad
-          \psi(x,y)=\Bigl(\sum_tx_te_{y_t}^\top,\
+.. math:: s(x,y)=\sum_{t=1}^Tw_{y_t}^\top x_t+\sum_{t=2}^TP_{y_{t-1},y_t}
+          =\langle(W,P),\psi(x,y)\rangle,\qquad
+          \psi(x,y)=\Bigl(\sum_te_{y_t}x_t^\top,\
           \sum_{t\ge2}e_{y_{t-1}}e_{y_t}^\top\Bigr),
 
-the features of :mod:`mllib.crf` (unary scores ``x @ W``, transitions
-``A``): :math:`\psi` stacks a :math:`d\times k` block of unary features and a
-:math:`k\times k` block of Markov features. Prediction is the Viterbi
+the features of :mod:`mllib.crf`, with :math:`w_j` the rows of
+:math:`W\in\mathbb R^{k\times d}` and :math:`P` the transition scores.
+The code stores :math:`W^\top` (``coef_``, shape (d, k), so that the unary
+scores are ``x @ coef_``), and :math:`\psi` in the same layout: a
+:math:`d\times k` block of unary features and a :math:`k\times k` block of
+Markov features. Prediction is the Viterbi
 argmax of :func:`mllib.crf.viterbi`. The Hamming loss
 :math:`\Delta(y,y')=\sum_t\mathbb 1[y_t\ne y'_t]` decomposes over positions,
 so the loss-augmented argmax :math:`\max_{y'}\Delta(y,y')+s(x,y')` is a

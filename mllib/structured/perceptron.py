@@ -7,13 +7,13 @@ training pair :math:`(x,y)`,
 .. math:: \hat y=\arg\max_{y'}\langle w,\psi(x,y')\rangle;\qquad
           \text{if }\hat y\ne y:\ w\leftarrow w+\psi(x,y)-\psi(x,\hat y),
 
-with :math:`w=(W,A)` and :math:`\psi` of :mod:`mllib.structured.chain`.
+with :math:`w=(W,P)` and :math:`\psi` of :mod:`mllib.structured.chain`.
 **Mistake bound** (Collins 2002, Thm 1): if some :math:`u` with
-:math:`\lVert u\rVert=1` separates the data with margin :math:`\delta`,
-:math:`\langle u,\psi(x_i,y_i)-\psi(x_i,z)\rangle\ge\delta` for every
+:math:`\lVert u\rVert=1` separates the data with margin :math:`\rho`,
+:math:`\langle u,\psi(x_i,y_i)-\psi(x_i,z)\rangle\ge\rho` for every
 :math:`i` and :math:`z\ne y_i`, and :math:`\lVert\psi(x_i,y_i)-
 \psi(x_i,z)\rVert\le R` for all of them, the number of updates is at most
-:math:`R^2/\delta^2`, whatever the order of the samples: the proof of
+:math:`R^2/\rho^2`, whatever the order of the samples: the proof of
 Novikoff's theorem with :math:`\psi(x,y)-\psi(x,\hat y)` in place of
 :math:`y_ix_i`, since :math:`\langle w,\psi(x,y)-\psi(x,\hat y)\rangle\le0`
 at every update.
@@ -52,9 +52,9 @@ class StructuredPerceptron(LinearChainEstimator):
     ----------
     classes_ : ndarray of shape (k,)
     coef_ : ndarray of shape (d, k)
-        :math:`W`, the unary weights (unary scores ``x @ coef_``).
+        :math:`W^\top`, the unary weights (unary scores ``x @ coef_``).
     transitions_ : ndarray of shape (k, k)
-        :math:`A`.
+        :math:`P`.
     n_iter_ : int
     n_updates_ : int
     mistakes_per_epoch_ : ndarray of shape (n_iter_,)
@@ -81,20 +81,20 @@ class StructuredPerceptron(LinearChainEstimator):
         list of label sequences (each of shape (T_n,)); return self."""
         sequences, indices = self._validate_fit_data(sequences, labels)
         k = len(self.classes_)
-        W = np.zeros((self.n_features_in_, k))
-        A = np.zeros((k, k))
-        guess, total = {}, [np.zeros_like(W), np.zeros_like(A)]
+        coef = np.zeros((self.n_features_in_, k))
+        P = np.zeros((k, k))
+        guess, total = {}, [np.zeros_like(coef), np.zeros_like(P)]
 
         def is_mistake(i):
             # the parameters before a visit are those after the previous one
-            total[0] += W
-            total[1] += A
-            guess[i] = viterbi(sequences[i] @ W, A)[0]
+            total[0] += coef
+            total[1] += P
+            guess[i] = viterbi(sequences[i] @ coef, P)[0]
             return np.any(guess[i] != indices[i])
 
         def update(i):
             for block, true, wrong in zip(
-                (W, A),
+                (coef, P),
                 joint_features(sequences[i], indices[i], k),
                 joint_features(sequences[i], guess[i], k),
             ):
@@ -114,6 +114,6 @@ class StructuredPerceptron(LinearChainEstimator):
         self.n_updates_ = len(self.mistake_indices_)
         if self.average:  # the first visit's "before" is 0; add the last
             visits = self.n_iter_ * len(sequences)
-            W, A = (total[0] + W) / visits, (total[1] + A) / visits
-        self.coef_, self.transitions_ = W, A
+            coef, P = (total[0] + coef) / visits, (total[1] + P) / visits
+        self.coef_, self.transitions_ = coef, P
         return self

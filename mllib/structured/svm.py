@@ -1,7 +1,7 @@
 r"""The structured SVM (margin rescaling, Hamming loss) on linear-chain
 features, trained by the subgradient method.
 
-With :math:`w=(W,A)` and :math:`\psi` of :mod:`mllib.structured.chain`,
+With :math:`w=(W,P)` and :math:`\psi` of :mod:`mllib.structured.chain`,
 training minimises over :math:`N` labelled sequences
 
 .. math:: J(w)=\tfrac12\lVert w\rVert^2+C\sum_{n=1}^N\ell_n(w),\qquad
@@ -36,7 +36,8 @@ from .chain import LinearChainEstimator, joint_features, loss_augmented_viterbi
 
 
 def structured_hinge_objective(coef, transitions, sequences, labels, C):
-    r""":math:`J(W,A)` and a subgradient :math:`(g_W, g_A)`.
+    r""":math:`J(W,P)` and a subgradient :math:`(g_W, g_P)`, in the layout of
+    ``coef`` (:math:`W^\top`) and ``transitions`` (:math:`P`).
 
     Parameters
     ----------
@@ -104,7 +105,7 @@ class StructuredSVM(LinearChainEstimator):
     classes_ : ndarray of shape (k,)
     coef_ : ndarray of shape (d, k)
     transitions_ : ndarray of shape (k, k)
-        The best iterate :math:`(W,A)` seen (a subgradient step can go
+        The best iterate :math:`(W^\top,P)` seen (a subgradient step can go
         uphill).
     objective_curve_ : ndarray of shape (n_iter_ + 1,)
         :math:`J(w_t)` at every iterate, starting from :math:`w_1=0`.
@@ -136,10 +137,10 @@ class StructuredSVM(LinearChainEstimator):
         # the dual's linear term: sums of s * C sum_n Delta(y_n, argmax_n)
         primal, dual, augmented_loss_sum, weight_sum = [], [], 0.0, 0.0
         for t in range(1, max_iter + 2):
-            value, grad_W, grad_A = structured_hinge_objective(
+            value, grad_coef, grad_transitions = structured_hinge_objective(
                 *self._unpack(w, k), sequences, indices, C
             )
-            g = np.concatenate([grad_W.ravel(), grad_A.ravel()])
+            g = np.concatenate([grad_coef.ravel(), grad_transitions.ravel()])
             if not primal or value < min(primal):
                 w_best = w
             primal.append(value)
