@@ -27,16 +27,14 @@ from sklearn.model_selection import (
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
+# scikit-learn's trees split in single precision: data rounded to float32
+# gives both libraries the same thresholds
+from test_ensemble import _float32
+
 from mllib.ensemble import (
     GradientBoostingClassifier,
     GradientBoostingRegressor,
 )
-
-
-def _float32(X):
-    # scikit-learn's trees split in single precision: the same data in
-    # both libraries gives the same thresholds
-    return np.asarray(X, dtype=np.float32).astype(float)
 
 
 def _three_classes():
