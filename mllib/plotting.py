@@ -241,11 +241,14 @@ FIGURE_HTML = """<div class="interactive-figure">
 </script>
 <script>{script}</script>
 </div>"""
+# data-lm-suppress-shortcuts: in JupyterLab, the arrow keys pressed on a
+# slider move the slider, not the notebook's cursor (JupyterLab binds them
+# for any focused element that is not a text field: a range input is not).
 SLIDER_HTML = """
 <label style="display: flex; align-items: center; gap: 0.5em;
  max-width: 32em">{name}
 <input type="range" min="0" max="{last}" step="1" value="{start}"
- aria-valuetext="{label}" style="flex: 1">
+ aria-valuetext="{label}" data-lm-suppress-shortcuts style="flex: 1">
 <output>{label}</output></label>"""
 # Frames load on the first touch of a slider, so that moving it is smooth.
 FIGURE_SCRIPT = """(function () {
