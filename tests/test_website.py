@@ -783,14 +783,17 @@ def switch_theme(seen, theme):
     settle(seen)  # colour transitions finish before anything is measured
 
 
-# Waits for the page's finite animations and transitions (a theme's colours, a quiz's answer),
-# two seconds at most: an animation in a part of the page the browser skips may never end.
-SETTLED = """() => Promise.race([
-  Promise.all(document.getAnimations()
-    .filter(a => isFinite(a.effect?.getComputedTiming().endTime))
-    .map(a => a.finished.catch(() => null))),
-  new Promise(r => setTimeout(r, 2000)),
-]).then(() => true)"""
+# Brings the page's finite animations and transitions (a theme's colours, a quiz's answer)
+# to their end state at once: what is measured is what a reader sees once they have played.
+# (Waiting for them to end cost up to two seconds a call, on every theme switch: an animation
+# in a part of the page the browser skips never ends.)
+SETTLED = """() => {
+  for (const animation of document.getAnimations()) {
+    if (!isFinite(animation.effect?.getComputedTiming().endTime)) continue;
+    try { animation.finish(); } catch (e) { /* paused at rate 0: nothing to play */ }
+  }
+  return true;
+}"""
 
 
 def settle(seen):
@@ -1075,18 +1078,31 @@ def quiz_questions(page):
     ]
 
 
-def answer(seen, question, right):
-    """Give the right or a wrong answer to a question, as a reader does (a
-    click, or a number typed and Enter); return its feedback: text, whether
-    marked correct, and its contrast with its background."""
-    box = seen.page.locator(
-        ".Quiz", has=seen.page.get_by_text(question["question"], exact=True)
-    ).first
+# A question's answer button, by its whole text (one answer may contain another: "τ² φᵀφ",
+# "φᵀφ"), scrolled to the middle of the view: the point a reader clicks, and whether the
+# button is what is under that point (not covered by anything).
+ANSWER_BUTTON = """([quiz, text]) => {
+  const whole = e => e.textContent.replace(/\\s+/g, ' ').trim();
+  const buttons = [...quiz.querySelectorAll('.MCButton')].filter(b => whole(b) === text);
+  if (buttons.length !== 1) return {found: buttons.length};
+  buttons[0].scrollIntoView({block: 'center', behavior: 'instant'});
+  const box = buttons[0].getBoundingClientRect();
+  const x = box.left + box.width / 2, y = box.top + box.height / 2;
+  return {found: 1, x, y, hit: buttons[0].contains(document.elementFromPoint(x, y))};
+}"""
+
+
+def answer(seen, quiz, question, right):
+    """Give the right or a wrong answer to a question (its `.Quiz`), as a
+    reader does (a click, or a number typed and Enter); return its
+    feedback: text, whether marked correct, and its contrast with its
+    background."""
     if question["type"] == "multiple_choice":
         choice = next(a for a in question["answers"] if a["correct"] == right)
-        # the whole text: one answer may contain another ("τ² φᵀφ", "φᵀφ")
-        whole = re.compile(rf"^\s*{re.escape(choice['answer'])}\s*$")
-        box.locator(".MCButton").filter(has_text=whole).first.click()
+        text = " ".join(choice["answer"].split())
+        button = seen.page.evaluate(ANSWER_BUTTON, [quiz, text])
+        assert button.get("hit"), f"answer {text!r}: {button}"
+        seen.page.mouse.click(button["x"], button["y"])
     else:
         # a listed value, or the middle of a listed range
         given = next(
@@ -1099,16 +1115,12 @@ def answer(seen, question, right):
         )
         if given is None:  # no wrong value listed: any number off the ranges
             given = -987654321
-        field = box.locator(".Input-text")
+        field = quiz.query_selector(".Input-text")
         field.fill(str(given))
         field.press("Enter")
     # jupyterquiz marks the feedback in the event's own handler
-    feedback = box.locator(
-        ".Feedback.correct" if right else ".Feedback.incorrect"
-    )
-    return feedback.evaluate(
-        f"""f => ({{text: f.textContent, correct: f.classList.contains('correct'),
-                   contrast: ({CONTRAST_OF})(f)}})"""
+    return seen.page.evaluate(
+        FEEDBACK, [quiz, "correct" if right else "incorrect"]
     )
 
 
@@ -1128,6 +1140,20 @@ CONTRAST_OF = """el => {
 }"""
 
 
+# A question's feedback once marked `mark` (at once, in the answer's own event handler; a
+# second at most): its text, whether marked correct, and its contrast.
+FEEDBACK = f"""async ([quiz, mark]) => {{
+  const feedback = quiz.querySelector('.Feedback');
+  for (let i = 0; i < 100 && !feedback.classList.contains(mark); i++)
+    await new Promise(r => setTimeout(r, 10));
+  return {{text: feedback.textContent, correct: feedback.classList.contains('correct'),
+           marked: feedback.classList.contains(mark), contrast: ({CONTRAST_OF})(feedback)}};
+}}"""
+# The text of each question, as the page shows it.
+QUESTION_TEXTS = """quizzes => quizzes.map(q =>
+  q.querySelector('.MultipleChoiceQn, .NumericQn').firstElementChild.textContent.replace(/\\s+/g, ' ').trim())"""
+
+
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("page", QUIZZES)
 def test_self_check_questions_answer_right_and_wrong(visit, page, theme):
@@ -1138,18 +1164,22 @@ def test_self_check_questions_answer_right_and_wrong(visit, page, theme):
     try:
         switch_theme(seen, theme)
         questions = quiz_questions(page)
-        assert seen.page.locator(".Quiz").count() == len(questions)
+        # each question's .Quiz, in the order of the chapter's source
+        quizzes = seen.page.query_selector_all("div.Quiz")
+        shown = seen.page.evaluate(QUESTION_TEXTS, quizzes)
+        assert shown == [" ".join(q["question"].split()) for q in questions]
         shared = seen.page.evaluate(
             """() => ({inline: document.querySelectorAll('[data-self-check-library]').length,
                       loaded: [...document.scripts].filter(s => s.src.includes('/self-check/')).length})"""
         )
         assert shared == {"inline": 0, "loaded": 1}, shared
-        for question in questions:
-            wrong = answer(seen, question, right=False)
-            assert not wrong["correct"] and wrong["text"].strip(), wrong
-            right = answer(seen, question, right=True)
+        for quiz, question in zip(quizzes, questions):
+            wrong = answer(seen, quiz, question, right=False)
+            assert wrong["marked"] and not wrong["correct"], wrong
+            assert wrong["text"].strip(), wrong
+            right = answer(seen, quiz, question, right=True)
             expected = next(a for a in question["answers"] if a["correct"])
-            assert right["correct"], f"{page}: {question['question']}: {right}"
+            assert right["marked"], f"{page}: {question['question']}: {right}"
             assert right["text"].strip() == expected["feedback"].strip()
             for feedback in (wrong, right):
                 assert feedback["contrast"] >= MIN_CONTRAST, (
