@@ -96,11 +96,16 @@ ICON_FONTS = {  # Font Awesome's fonts as the theme ships them -> ours, cut down
 }
 ICON_NAME = re.compile(r"\bfa-([a-z0-9-]+)")
 ICON_GLYPHS = re.compile(r'([^{}]+)\{content:"\\([0-9a-f]{4,5})"\}')
+# An icon a style sheet draws itself (the theme's admonition icons, a dropdown's
+# chevron): a character of Font Awesome's range, written out or as a CSS escape.
+DRAWN_ICON = re.compile(r"[\ue000-\uf8ff]|\\([ef][0-9a-f]{3})(?![0-9a-f])")
 
 
 def icons_in_use(out):
     """The code points of the Font Awesome icons the site's pages and
-    scripts name (a class such as ``fa-github``), from the theme's CSS."""
+    scripts name (a class such as ``fa-github``), from the theme's CSS, and
+    of those its style sheets draw themselves (without them, a chapter page
+    fetched the theme's whole 156 KB solid font for its admonitions)."""
     css = (out / "_static" / "styles" / "pydata-sphinx-theme.css").read_text()
     glyphs = {
         name: int(code, 16)
@@ -113,12 +118,24 @@ def icons_in_use(out):
         for path in (out / "_static").rglob("*.js")
         if path.name != "fontawesome.js"  # every icon, and not loaded
     ]
-    return {
+    named = {
         glyphs[name]
         for text in texts
         for name in ICON_NAME.findall(text)
         if name in glyphs
     }
+    # without the theme's one rule per icon, which names them all
+    sheets = [
+        ICON_GLYPHS.sub("", path.read_text())
+        for path in (out / "_static").rglob("*.css")
+        if "fontawesome" not in path.parts
+    ]
+    drawn = {
+        int(match[1], 16) if match[1] else ord(match[0])
+        for sheet in sheets
+        for match in DRAWN_ICON.finditer(sheet)
+    }
+    return named | drawn
 
 
 def cut_down_icon_fonts(app, exception):

@@ -326,8 +326,15 @@ def test_page_weighs_at_most_three_megabytes(visit, page):
         f"largest {weight['largest']}"
     )
     # what pages once loaded and need not: Font Awesome's SVG script (the
-    # theme's web font draws the icons), a widget manager, the search index
-    for needless in ("fontawesome.js", "embed-amd.js", "require.js"):
+    # theme's web font draws the icons) and its whole fonts (the book's cut
+    # down ones have every icon a page shows: _ext/website.py), a widget
+    # manager, the search index
+    for needless in (
+        "fontawesome.js",
+        "vendor/fontawesome/webfonts/",
+        "embed-amd.js",
+        "require.js",
+    ):
         assert not any(needless in f for f in weight["files"]), needless
     if page != "search":
         assert not any("searchindex.js" in f for f in weight["files"])
