@@ -266,20 +266,34 @@ CHAPTERS = sorted(
 # questions, if jupyterquiz drew them.
 QUIZZES = f"""() => [...{NOTEBOOK}.content.node.querySelectorAll('[id^="selfcheck"]')]
   .map(quiz => quiz.querySelectorAll('.Quiz').length)"""
-OPEN = (
-    """path => window.jupyterapp.commands.execute('docmanager:open', {path})"""
-)
+OPEN = """path => window.jupyterapp.commands.execute('docmanager:open', {path})
+  .then(() => true)"""
 # JupyterLab has started (after page.goto): its commands can be run.
 STARTED = (
     """() => window.jupyterapp?.commands?.hasCommand('docmanager:open')"""
 )
 OPENED = f"""path => {NOTEBOOK}?.context?.path === path && {NOTEBOOK}.context.isReady"""
+# The tab of the notebook just opened: a click on it, as a reader's, gives it the focus
+# that makes it JupyterLab's current widget (opening alone does not, headless).
+OPENED_TAB = "#jp-main-dock-panel .lm-TabBar-tab.lm-mod-current"
 CLOSE = f"""async save => {{
   const notebook = {NOTEBOOK};
   if (save) await notebook.context.save();
   await notebook.sessionContext.shutdown();
   notebook.dispose();
 }}"""
+
+
+def lab_home(lab):
+    """JupyterLab with no document open (its /lab/tree/ with no path is a
+    "Path Not Found" dialog, which keeps every notebook from the focus)."""
+    return f"http://127.0.0.1:{lab.port}/lab?reset&token={lab.token}"
+
+
+def open_chapter(page, path):
+    page.evaluate(OPEN, path)
+    page.locator(OPENED_TAB).click()
+    page.wait_for_function(OPENED, arg=path)
 
 
 def self_check_calls(path):
@@ -326,13 +340,12 @@ def quizzes_drawn(browser, lab, chapter):
     reader = Reader(browser)
     try:
         page = reader.page
-        page.goto(lab.url(""))
+        page.goto(lab_home(lab))
         page.wait_for_function(STARTED)
         for path in CHAPTERS:
             if path == CHAPTER:
                 continue
-            page.evaluate(OPEN, path)
-            page.wait_for_function(OPENED, arg=path)
+            open_chapter(page, path)
             page.wait_for_function(KERNEL_IDLE, polling=250)
             run_all(page, TIMEOUT_MS)
             found[path] = {
@@ -341,11 +354,10 @@ def quizzes_drawn(browser, lab, chapter):
                 "errors": page.evaluate(ERROR_OUTPUTS),
             }
             page.evaluate(CLOSE, True)  # saved, and its kernel shut down
-        page.goto(lab.url(""))  # a new JupyterLab page, as the next day
+        page.goto(lab_home(lab))  # a new JupyterLab page, as the next day
         page.wait_for_function(STARTED)
         for path in CHAPTERS:
-            page.evaluate(OPEN, path)
-            page.wait_for_function(OPENED, arg=path)
+            open_chapter(page, path)
             found[path]["after reopening"] = drawn(
                 page, self_check_calls(path)
             )
