@@ -17,6 +17,7 @@ Allwein, Schapire & Singer (2000), *Reducing multiclass to binary*, JMLR 1.
 """
 
 import itertools
+import warnings
 
 import numpy as np
 from sklearn.base import (
@@ -26,6 +27,7 @@ from sklearn.base import (
     clone,
 )
 from sklearn.utils import get_tags
+from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .output_code import OutputCodeClassifier  # noqa: F401 (sklearn's home)
@@ -109,6 +111,16 @@ class OneVsRestClassifier(_Reduction):
     ``classes_[1]``), as in scikit-learn. Cost: :math:`K` fits, each on all
     :math:`n` samples.
 
+    **Multilabel.** Given a label-indicator matrix :math:`Y\in\{0,1\}^{n
+    \times L}` (sample :math:`i` has label :math:`l` iff :math:`Y_{il} =
+    1`, any number of labels per sample), the classifier for label
+    :math:`l` is fitted on column :math:`l` alone, and a sample gets every
+    label whose classifier says yes (score above 0, or probability above
+    1/2 for a base without ``decision_function``): :math:`L` independent
+    binary problems ("binary relevance"), with no argmax across them. A
+    label present in every training sample (or in none) is predicted
+    always (never), with a warning, as in scikit-learn.
+
     Parameters
     ----------
     estimator : classifier
@@ -119,8 +131,11 @@ class OneVsRestClassifier(_Reduction):
     ----------
     estimators_ : list of K fitted classifiers (1 if K = 2)
         ``estimators_[c]`` separates ``classes_[c]`` (label 1) from the
-        rest (label 0)
+        rest (label 0); for a multilabel ``y``, one per column
     classes_ : ndarray of shape (K,)
+        The class labels, or ``0, ..., L-1`` (the columns) when multilabel
+    multilabel_ : bool
+        Whether ``y`` was a label-indicator matrix.
     n_features_in_ : int
 
     Equivalent to ``sklearn.multiclass.OneVsRestClassifier(estimator)``.
@@ -128,8 +143,16 @@ class OneVsRestClassifier(_Reduction):
 
     def fit(self, X, y):
         """Fit the K one-vs-rest classifiers on ``X`` of shape (n_samples,
-        n_features); return self."""
+        n_features) and labels ``y`` of shape (n_samples,), or one per
+        label of an indicator matrix ``y`` of shape (n_samples, L); return
+        self."""
+        if y is not None:  # (None: validate_data says y is required)
+            # a sparse indicator matrix is read as the dense one
+            y = y.toarray() if hasattr(y, "toarray") else np.asarray(y)
+            if y.ndim == 2 and y.shape[1] > 1:
+                return self._fit_multilabel(X, y)
         X, y = validate_data(self, X, y, dtype=np.float64)
+        self.multilabel_ = False
         self.classes_, y_index = encode_classes(y, estimator=self)
         positives = (
             [1] if len(self.classes_) == 2 else range(len(self.classes_))
@@ -140,51 +163,101 @@ class OneVsRestClassifier(_Reduction):
         ]
         return self
 
+    def _fit_multilabel(self, X, Y):
+        X, Y = validate_data(self, X, Y, dtype=np.float64, multi_output=True)
+        if type_of_target(Y) != "multilabel-indicator":
+            raise ValueError(
+                "A 2-D y must be a label-indicator matrix (0 and 1, one "
+                f"column per label) for multilabel classification; got a "
+                f"{type_of_target(Y)!r} target. For several multiclass "
+                "outputs use sklearn.multioutput.MultiOutputClassifier."
+            )
+        self.multilabel_ = True
+        self.classes_ = np.arange(Y.shape[1])
+        self.estimators_ = []
+        for label, column in enumerate(Y.T.astype(int)):
+            if np.all(column == column[0]):
+                # one class only: no binary classifier can be fitted
+                absent = "" if column[0] else "not "
+                warnings.warn(
+                    f"Label {absent}{label} is present in all training "
+                    "examples.",
+                    UserWarning,
+                    stacklevel=3,
+                )
+                fitted = _ConstantPredictor(column[0])
+            else:
+                fitted = clone(self.estimator).fit(X, column)
+            self.estimators_.append(fitted)
+        return self
+
     def decision_function(self, X):
         """Scores :math:`f_c(x)`, shape (n_samples, K); shape (n_samples,)
-        if K = 2. Over a base without ``decision_function`` these are its
-        positive-class probabilities (scikit-learn's
-        ``OneVsRestClassifier`` has no ``decision_function`` then)."""
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        scores = np.column_stack(
-            [_binary_score(e, X) for e in self.estimators_]
-        )
-        return scores.ravel() if len(self.classes_) == 2 else scores
+        if K = 2 (not multilabel). Over a base without
+        ``decision_function`` these are its positive-class probabilities
+        (scikit-learn's ``OneVsRestClassifier`` has no
+        ``decision_function`` then)."""
+        scores = self._scores(X)
+        return scores.ravel() if len(self.estimators_) == 1 else scores
 
     def predict_proba(self, X):
-        r"""Each classifier's :math:`P(\text{class } c \mid x)`, rescaled to
-        sum to one over classes.
+        r"""Each classifier's :math:`P(\text{class } c \mid x)`; rescaled to
+        sum to one over classes unless multilabel.
 
         The K binary models were trained separately, so these numbers are
         not calibrated multiclass probabilities; they only share the argmax
-        with the raw scores.
+        with the raw scores. Multilabel, they are the marginal
+        probabilities of each label, which need not sum to one.
         """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         p = np.column_stack(
             [e.predict_proba(X)[:, 1] for e in self.estimators_]
         )
-        if len(self.classes_) == 2:
+        if len(self.estimators_) == 1:
             return np.column_stack([1 - p[:, 0], p[:, 0]])
+        if self.multilabel_:
+            return p
         return p / p.sum(axis=1, keepdims=True)
 
     def predict(self, X):
         """The class with the largest score (the first one on a tie), shape
-        (n_samples,)."""
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        scores = np.column_stack(
-            [_binary_score(e, X) for e in self.estimators_]
-        )
-        if len(self.classes_) == 2:
+        (n_samples,); multilabel, the indicator matrix of the labels whose
+        classifier says yes, shape (n_samples, L)."""
+        scores = self._scores(X)
+        if len(self.estimators_) == 1 or self.multilabel_:
             threshold = (
                 0.0
                 if hasattr(self.estimators_[0], "decision_function")
                 else 0.5
             )
-            return self.classes_[(scores[:, 0] > threshold).astype(int)]
+            chosen = (scores > threshold).astype(int)
+            if self.multilabel_:
+                return chosen
+            return self.classes_[chosen[:, 0]]
         return self.classes_[np.argmax(scores, axis=1)]
+
+    def _scores(self, X):
+        """Each classifier's score, shape (n_samples, number of
+        classifiers)."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return np.column_stack([_binary_score(e, X) for e in self.estimators_])
+
+
+class _ConstantPredictor:
+    """The classifier of a label present in all training samples (``value``
+    1) or in none (``value`` 0): it predicts ``value`` everywhere, with
+    ``value`` as its score and probability, as scikit-learn's does."""
+
+    def __init__(self, value):
+        self.value = int(value)
+
+    def decision_function(self, X):
+        return np.full(len(X), float(self.value))
+
+    def predict_proba(self, X):
+        return np.tile([1.0 - self.value, float(self.value)], (len(X), 1))
 
 
 class OneVsOneClassifier(_Reduction):

@@ -310,3 +310,206 @@ def test_bad_parameters_are_rejected(params, message):
                 **{k: v for k, v in params.items() if k != "alpha"},
             },
         )
+
+
+def constrained_objective_minimum(X, y, alpha, l1_ratio):
+    """An independent route to the positive elastic net's minimum: on
+    w ≥ 0 the l1 norm is the linear function Σ w_j, so the problem is smooth
+    with bounds, which L-BFGS-B solves (centred data: intercept by
+    centring)."""
+    from scipy.optimize import minimize
+
+    Xc, yc = X - X.mean(0), y - y.mean()
+    n = len(y)
+
+    def fun(w):
+        r = yc - Xc @ w
+        value = r @ r / (2 * n) + alpha * l1_ratio * w.sum()
+        value += 0.5 * alpha * (1 - l1_ratio) * w @ w
+        grad = -Xc.T @ r / n + alpha * l1_ratio
+        return value, grad + alpha * (1 - l1_ratio) * w
+
+    result = minimize(
+        fun,
+        np.zeros(X.shape[1]),
+        jac=True,
+        method="L-BFGS-B",
+        bounds=[(0, None)] * X.shape[1],
+        options={"ftol": 1e-15, "gtol": 1e-12, "maxiter": 100_000},
+    )
+    return result.fun
+
+
+@pytest.mark.parametrize("name", list(DATA))
+@pytest.mark.parametrize("l1_ratio", [0.5, 1.0])
+def test_positive_matches_sklearn_and_the_constrained_optimality_conditions(
+    name, l1_ratio
+):
+    X, y = DATA[name]()
+    alpha = 0.05 * alpha_max(X, y)
+    params = dict(alpha=alpha, positive=True, tol=1e-12, max_iter=100_000)
+    ours = ElasticNet(l1_ratio=l1_ratio, **params).fit(X, y)
+    ref = sk.ElasticNet(l1_ratio=l1_ratio, **params).fit(X, y)
+    assert np.all(ours.coef_ >= 0) and np.any(ours.coef_ > 0)
+    np.testing.assert_allclose(
+        ours.coef_, ref.coef_, atol=1e-6 * np.abs(ref.coef_).max()
+    )
+    # KKT of min f(w) + αρ Σ w_j subject to w ≥ 0, with the correlation
+    # c = Xᵀr/n - α(1-ρ)w = -∇(smooth part): c_j = αρ where w_j > 0 and
+    # c_j ≤ αρ where w_j = 0 (one-sided: a negative c_j is allowed, it
+    # would pull w_j below zero)
+    c = X.T @ (y - ours.predict(X)) / len(y) - alpha * (1 - l1_ratio) * (
+        ours.coef_
+    )
+    active = ours.coef_ > 0
+    np.testing.assert_allclose(c[active], alpha * l1_ratio, rtol=1e-5)
+    assert np.all(c[~active] <= alpha * l1_ratio * (1 + 1e-6))
+    if name != "diabetes":  # somewhere the constraint binds: the
+        # unconstrained solution has negative coefficients
+        free = ElasticNet(alpha=alpha, l1_ratio=l1_ratio, tol=1e-12).fit(X, y)
+        assert np.any(free.coef_ < 0)
+    # the reported gap bounds the distance to an independent minimum
+    value = objective(X, y, ours.coef_, ours.intercept_, alpha, l1_ratio)
+    best = constrained_objective_minimum(X, y, alpha, l1_ratio)
+    assert best - 1e-9 * abs(best) <= value <= best + ours.dual_gap_ + 1e-12
+
+
+def test_positive_duality_gap_bounds_the_suboptimality():
+    X, y = DATA["wide"]()
+    Xc, yc = X - X.mean(0), y - y.mean()
+    n, alpha = len(y), 0.1 * alpha_max(X, y)
+    best = constrained_objective_minimum(X, y, alpha, 1.0)
+    rng = np.random.default_rng(3)
+    for w in [np.zeros(X.shape[1]), np.abs(rng.normal(size=X.shape[1]))]:
+        r = yc - Xc @ w
+        gap = duality_gap(w, Xc, yc, r, n * alpha, 0.0, positive=True) / n
+        suboptimality = objective(Xc, yc, w, 0.0, alpha) - best
+        assert -1e-9 <= suboptimality <= gap + 1e-9
+        # the two-sided (unconstrained) gap is a different certificate
+        assert gap <= duality_gap(w, Xc, yc, r, n * alpha, 0.0) / n + 1e-12
+
+
+@pytest.mark.parametrize("model", [Lasso, ElasticNet])
+def test_warm_start_continues_from_the_previous_coefficients(model):
+    X, y = load_diabetes(return_X_y=True)
+    cold = model(alpha=0.01, tol=1e-8).fit(X, y)
+    warm = model(alpha=0.01, tol=1e-8, warm_start=True)
+    warm.fit(X, y)
+    np.testing.assert_array_equal(warm.coef_, cold.coef_)  # nothing to reuse
+    assert warm.fit(X, y).n_iter_ == 0  # starts at a certified solution
+    np.testing.assert_array_equal(warm.coef_, cold.coef_)
+    # along a decreasing alpha sequence the warm fits need fewer sweeps,
+    # and every fit still meets its gap tolerance
+    alphas = np.geomspace(1.0, 0.001, 8)
+    sweeps = {}
+    for warm_start in (False, True):
+        estimator = model(tol=1e-8, warm_start=warm_start)
+        sweeps[warm_start] = 0
+        for alpha in alphas:
+            estimator.set_params(alpha=alpha).fit(X, y)
+            sweeps[warm_start] += estimator.n_iter_
+            reference = model(alpha=alpha, tol=1e-8).fit(X, y)
+            assert (
+                objective(
+                    X,
+                    y,
+                    estimator.coef_,
+                    estimator.intercept_,
+                    alpha,
+                    getattr(estimator, "l1_ratio", 1.0),
+                )
+                <= objective(
+                    X,
+                    y,
+                    reference.coef_,
+                    reference.intercept_,
+                    alpha,
+                    getattr(estimator, "l1_ratio", 1.0),
+                )
+                + estimator.dual_gap_
+                + 1e-12
+            )
+    assert sweeps[True] < sweeps[False]
+    with pytest.raises(ValueError, match="same features"):
+        warm.fit(X[:, :3], y)
+
+
+def test_warm_start_matches_sklearns_warm_start():
+    X, y = load_diabetes(return_X_y=True)
+    ours = Lasso(alpha=0.1, warm_start=True, tol=1e-6)
+    ref = sk.Lasso(alpha=0.1, warm_start=True, tol=1e-6)
+    for alpha in (1.0, 0.1, 0.01):
+        ours.set_params(alpha=alpha).fit(X, y)
+        ref.set_params(alpha=alpha).fit(X, y)
+        # the same cyclic sweeps from the same start and the same stopping
+        # rule: the same number of sweeps, coefficients to rounding
+        assert ours.n_iter_ == ref.n_iter_
+        np.testing.assert_allclose(ours.coef_, ref.coef_, rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize("l1_ratio", [1.0, 0.5])
+def test_positive_paths_and_coef_init_match_sklearn(l1_ratio):
+    X, y = load_diabetes(return_X_y=True)
+    Xc, yc = X - X.mean(0), y - y.mean()
+    params = dict(alphas=20, positive=True, tol=1e-10, max_iter=100_000)
+    ours = enet_path(Xc, yc, l1_ratio=l1_ratio, **params)
+    ref = sk.enet_path(Xc, yc, l1_ratio=l1_ratio, **params)
+    np.testing.assert_allclose(ours[0], ref[0], rtol=1e-12)
+    np.testing.assert_allclose(
+        ours[1], ref[1], atol=1e-6 * np.abs(ref[1]).max()
+    )
+    assert np.all(ours[1] >= 0)
+    # a path started from given coefficients ends where a cold one does
+    start = np.linspace(-1, 1, X.shape[1])
+    warm = lasso_path(Xc, yc, alphas=[0.5, 0.05], coef_init=start, tol=1e-12)
+    cold = lasso_path(Xc, yc, alphas=[0.5, 0.05], tol=1e-12)
+    np.testing.assert_allclose(warm[1], cold[1], atol=1e-6)
+    with pytest.raises(ValueError, match="one per feature"):
+        lasso_path(Xc, yc, coef_init=np.zeros(3))
+
+
+def degenerate_regression_problems(seed):
+    """Tiny problems of every awkward kind: duplicate and collinear columns,
+    a constant column, repeated rows, ties in y, n < d, a constant y."""
+    rng = np.random.default_rng(seed)
+    n, d = rng.integers(2, 9), rng.integers(1, 6)
+    X = rng.normal(size=(n, d))
+    kind = seed % 6
+    if kind == 0 and d > 1:
+        X[:, 1] = X[:, 0]  # duplicate column
+    elif kind == 1 and d > 2:
+        X[:, 2] = X[:, 0] - 2 * X[:, 1]  # collinear
+    elif kind == 2:
+        X[:, 0] = 1.5  # constant column
+    elif kind == 3 and n > 2:
+        X[1] = X[0]  # repeated row
+    X = np.round(X, 1)  # ties
+    y = (
+        np.full(n, 2.0)
+        if kind == 4
+        else np.round(X @ rng.normal(size=d) + rng.normal(size=n), 1)
+    )
+    return X, y
+
+
+@pytest.mark.parametrize("positive", [False, True])
+def test_many_degenerate_problems_no_crash_and_no_worse_than_sklearn(
+    positive,
+):
+    """P(ours) - P* ≤ our duality gap and P(sklearn) ≥ P*, so P(ours) ≤
+    P(sklearn) + our gap: a bound from our stopping rule alone."""
+    for seed in range(150):
+        X, y = degenerate_regression_problems(seed)
+        rng = np.random.default_rng(seed)
+        alpha = 10.0 ** rng.uniform(-6, 1)  # tiny alpha included
+        l1_ratio = [1.0, 0.5, 0.01][seed % 3]
+        params = dict(alpha=alpha, l1_ratio=l1_ratio, positive=positive)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            ours = ElasticNet(max_iter=5000, **params).fit(X, y)
+            ref = sk.ElasticNet(max_iter=5000, **params).fit(X, y)
+        assert np.all(np.isfinite(ours.coef_))
+        assert not positive or np.all(ours.coef_ >= 0)
+        mine = objective(X, y, ours.coef_, ours.intercept_, alpha, l1_ratio)
+        theirs = objective(X, y, ref.coef_, ref.intercept_, alpha, l1_ratio)
+        assert mine <= theirs + ours.dual_gap_ + 1e-12 * (1 + abs(theirs))

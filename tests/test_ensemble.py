@@ -104,6 +104,54 @@ def test_adaboost_with_stumps_equals_scikit_learn(data, learning_rate):
     )
     for mine, sk in zip(ours.staged_predict(X), theirs.staged_predict(X)):
         np.testing.assert_array_equal(mine, sk)
+    # SAMME's probabilities and the vote-weighted importances (issue 24)
+    np.testing.assert_allclose(
+        ours.predict_proba(X), theirs.predict_proba(X), rtol=1e-9, atol=1e-12
+    )
+    for mine, sk in zip(
+        ours.staged_predict_proba(X), theirs.staged_predict_proba(X)
+    ):
+        np.testing.assert_allclose(mine, sk, rtol=1e-9, atol=1e-12)
+    if data is not _iris:  # iris: petal length and width split setosa
+        # off identically, a tie between features that scikit-learn breaks
+        # at random (same predictions, importances credited differently)
+        np.testing.assert_allclose(
+            ours.feature_importances_,
+            theirs.feature_importances_,
+            rtol=1e-9,
+            atol=1e-12,
+        )
+
+
+def test_adaboost_probabilities_are_the_softmax_of_the_scaled_votes():
+    """p = softmax(f / (K - 1)) from the normalised votes f, which sum to
+    zero; for two classes p_1 = sigmoid(decision), the decision being
+    f_1 - f_0 = 2 f_1."""
+    for X, y in (_iris(), _binary()):
+        model = AdaBoostClassifier(n_estimators=15).fit(X, y)
+        decision, proba = model.decision_function(X), model.predict_proba(X)
+        np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+        if decision.ndim == 1:
+            np.testing.assert_allclose(
+                proba[:, 1], 1 / (1 + np.exp(-decision)), rtol=1e-12
+            )
+        else:
+            np.testing.assert_allclose(decision.sum(axis=1), 0, atol=1e-12)
+            log_ratio = np.log(proba[:, 1:] / proba[:, :1])
+            np.testing.assert_allclose(
+                log_ratio, (decision[:, 1:] - decision[:, :1]) / 2, rtol=1e-9
+            )
+        np.testing.assert_array_equal(
+            model.classes_[np.argmax(proba, axis=1)], model.predict(X)
+        )
+        weights = model.estimator_weights_[: len(model.estimators_)]
+        expected = sum(
+            w * e.feature_importances_
+            for w, e in zip(weights, model.estimators_)
+        )
+        np.testing.assert_allclose(
+            model.feature_importances_, expected / weights.sum(), rtol=1e-12
+        )
 
 
 def test_adaboost_is_forward_stagewise_exponential_loss():
@@ -495,3 +543,222 @@ def test_bad_inputs():
             model.predict(X)
     with pytest.raises(ValueError, match="features"):
         AdaBoostClassifier(n_estimators=3).fit(X, y).predict(X[:, :2])
+
+
+# ------------------------------------------------- warm start and one class
+
+
+@pytest.mark.parametrize(
+    "make, data",
+    [
+        (lambda **k: RandomForestClassifier(**k), _iris),
+        (lambda **k: RandomForestRegressor(max_features=0.5, **k), _diabetes),
+        (lambda **k: BaggingClassifier(max_features=0.5, **k), _binary),
+    ],
+)
+def test_warm_start_adds_the_members_a_single_fit_would_grow(make, data):
+    """Fitting 4 members, then 9 with warm_start, keeps the first 4 (the
+    same objects) and gives the forest that 9 members fitted at once give."""
+    X, y = data()
+    model = make(n_estimators=4, warm_start=True, random_state=3).fit(X, y)
+    first = list(model.estimators_)
+    model.set_params(n_estimators=9).fit(X, y)
+    assert model.estimators_[:4] == first and len(model.estimators_) == 9
+    at_once = make(n_estimators=9, random_state=3).fit(X, y)
+    for a, b in zip(model.estimators_, at_once.estimators_):
+        np.testing.assert_array_equal(a.tree_.threshold, b.tree_.threshold)
+    for a, b in zip(model.estimators_samples_, at_once.estimators_samples_):
+        np.testing.assert_array_equal(a, b)
+    predict = getattr(model, "predict_proba", model.predict)
+    np.testing.assert_array_equal(
+        predict(X), getattr(at_once, predict.__name__)(X)
+    )
+    with pytest.warns(UserWarning, match="without increasing"):
+        model.fit(X, y)
+    assert len(model.estimators_) == 9
+    with pytest.raises(ValueError, match="larger or equal"):
+        model.set_params(n_estimators=3).fit(X, y)
+    cold = make(n_estimators=4, random_state=3).fit(X, y)
+    cold.set_params(n_estimators=6).fit(X, y)  # warm_start=False: refits
+    assert len(cold.estimators_) == 6
+
+
+def test_warm_start_with_out_of_bag_score_as_scikit_learn():
+    """Forests recompute the out-of-bag score over all trees; bagging
+    refuses the combination (both as scikit-learn)."""
+    X, y = _iris()
+    grown = RandomForestClassifier(
+        n_estimators=10, oob_score=True, warm_start=True, random_state=0
+    ).fit(X, y)
+    grown.set_params(n_estimators=30).fit(X, y)
+    at_once = RandomForestClassifier(
+        n_estimators=30, oob_score=True, random_state=0
+    ).fit(X, y)
+    assert grown.oob_score_ == at_once.oob_score_
+    np.testing.assert_array_equal(
+        grown.oob_decision_function_, at_once.oob_decision_function_
+    )
+    with pytest.raises(ValueError, match="warm_start"):
+        BaggingClassifier(oob_score=True, warm_start=True).fit(X, y)
+
+
+@pytest.mark.parametrize("make", [RandomForestClassifier, BaggingClassifier])
+def test_a_single_class_is_fitted_as_scikit_learn_does(make):
+    X, _ = _iris()
+    y = np.full(len(X), "only")
+    model = make(n_estimators=5, random_state=0).fit(X, y)
+    theirs = getattr(sk_ensemble, make.__name__)(n_estimators=5).fit(X, y)
+    np.testing.assert_array_equal(model.classes_, theirs.classes_)
+    assert model.n_classes_ == theirs.n_classes_ == 1
+    np.testing.assert_array_equal(model.predict(X), theirs.predict(X))
+    np.testing.assert_array_equal(
+        model.predict_proba(X), theirs.predict_proba(X)
+    )
+    if make is RandomForestClassifier:
+        np.testing.assert_array_equal(
+            model.feature_importances_, theirs.feature_importances_
+        )
+
+
+def test_forests_pass_max_leaf_nodes_and_ccp_alpha_to_their_trees():
+    X, y = _diabetes()
+    forest = RandomForestRegressor(
+        n_estimators=5, max_leaf_nodes=6, ccp_alpha=1.0, random_state=0
+    ).fit(X, y)
+    for tree in forest.estimators_:
+        assert tree.max_leaf_nodes == 6 and tree.ccp_alpha == 1.0
+        assert tree.get_n_leaves() <= 6
+
+
+# ----------------------------------------- scikit-learn's gallery, mllib inside
+
+
+def test_gallery_grid_search_curves_and_displays_with_trees_and_boosting():
+    """The gallery's workflow with mllib's estimators in scikit-learn's
+    tools: grid searches over max_leaf_nodes and AdaBoost's rounds give
+    scikit-learn's scores (tie-free data: one float32 feature for the tree,
+    AdaBoost's stumps as in the test above), the curves run, and the
+    decision-boundary display draws predict_proba."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from sklearn.inspection import DecisionBoundaryDisplay
+    from sklearn.model_selection import (
+        GridSearchCV,
+        learning_curve,
+        validation_curve,
+    )
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.tree import DecisionTreeClassifier as SkTree
+
+    rng = np.random.default_rng(0)
+    x = _float32(rng.normal(size=(300, 1)))
+    y = (np.sin(3 * x[:, 0]) + 0.5 * rng.normal(size=300) > 0).astype(int)
+    grid = {"decisiontreeclassifier__max_leaf_nodes": [2, 3, 5, 8, 13]}
+    ours, theirs = (
+        GridSearchCV(make_pipeline(StandardScaler(), tree), grid, cv=5)
+        .fit(x, y)
+        .cv_results_["mean_test_score"]
+        for tree in (DecisionTreeClassifier(), SkTree())
+    )
+    np.testing.assert_array_equal(ours, theirs)
+    X, labels = _binary()
+    rounds = {"n_estimators": [5, 20, 40]}
+    ours, theirs = (
+        GridSearchCV(model, rounds, cv=3).fit(X, labels).cv_results_
+        for model in (
+            AdaBoostClassifier(),
+            sk_ensemble.AdaBoostClassifier(random_state=0),
+        )
+    )
+    np.testing.assert_array_equal(
+        ours["mean_test_score"], theirs["mean_test_score"]
+    )
+    train, test = validation_curve(
+        DecisionTreeClassifier(),
+        x,
+        y,
+        param_name="max_leaf_nodes",
+        param_range=[2, 4, 8, 16, 64],
+        cv=3,
+    )
+    # more leaves fit the training folds at least as well (nested trees)
+    assert np.all(np.diff(train.mean(axis=1)) >= -1e-12)
+    assert np.isfinite(test).all()
+    _, train, test = learning_curve(
+        RandomForestClassifier(n_estimators=10, random_state=0),
+        X,
+        labels,
+        cv=3,
+        train_sizes=[0.3, 1.0],
+    )
+    majority = np.bincount(labels).max() / len(labels)  # chance level
+    assert np.isfinite(test).all() and np.all(test.mean(axis=1) > majority)
+    fig, ax = plt.subplots()
+    model = AdaBoostClassifier(n_estimators=10).fit(X[:, :2], labels)
+    display = DecisionBoundaryDisplay.from_estimator(
+        model, X[:, :2], response_method="predict_proba", ax=ax
+    )
+    plt.close(fig)
+    assert display.response.min() >= 0 and display.response.max() <= 1
+
+
+def test_gallery_out_of_bag_error_curve_with_warm_start():
+    """The gallery's OOB-error plot: grow one forest with warm_start, read
+    oob_score_ after each size. The curve is that of forests fitted from
+    scratch, and with many trees the OOB error approaches the test error."""
+    X, y = make_classification(
+        600, n_features=8, n_informative=4, random_state=2
+    )
+    X, X_test, y, y_test = X[:400], X[400:], y[:400], y[400:]
+    forest = RandomForestClassifier(
+        warm_start=True, oob_score=True, random_state=1
+    )
+    errors = []
+    for size in (15, 30, 60):
+        forest.set_params(n_estimators=size).fit(X, y)
+        errors.append(1 - forest.oob_score_)
+        fresh = RandomForestClassifier(
+            size, oob_score=True, random_state=1
+        ).fit(X, y)
+        assert forest.oob_score_ == fresh.oob_score_
+    # both estimate the same error; with 200 test and 400 OOB points each
+    # has a standard error near 0.02, so 0.1 is about 3.5 combined ones
+    assert abs(errors[-1] - (1 - forest.score(X_test, y_test))) < 0.1
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_degenerate_problems_fit_and_give_valid_probabilities(seed):
+    """Tiny problems with repeated values, duplicated rows, constant
+    features and one to three classes: the ensembles fit, their
+    probabilities are distributions whose argmax is the prediction."""
+    rng = np.random.default_rng(seed)
+    n, d = int(rng.integers(2, 15)), int(rng.integers(1, 4))
+    X = rng.integers(0, 3, size=(n, d)).astype(float)
+    X[:, rng.random(d) < 0.3] = 0.0  # constant features
+    X = np.repeat(X, rng.integers(1, 3), axis=0)  # duplicated rows
+    y = rng.integers(0, 1 + seed % 3, size=len(X))  # seed % 3 == 0: 1 class
+    models = [
+        RandomForestClassifier(n_estimators=4, random_state=seed),
+        RandomForestClassifier(
+            n_estimators=4, max_leaf_nodes=2, random_state=seed
+        ),
+        BaggingClassifier(n_estimators=3, random_state=seed),
+    ]
+    if len(np.unique(y)) > 1:
+        models.append(AdaBoostClassifier(n_estimators=5))
+    for model in models:
+        try:
+            model.fit(X, y)
+        except ValueError as error:  # AdaBoost: a useless first stump
+            assert "no better than chance" in str(error)
+            continue
+        proba = model.predict_proba(X)
+        assert proba.shape == (len(X), len(np.unique(y)))
+        np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+        assert ((proba >= 0) & (proba <= 1)).all()
+        np.testing.assert_array_equal(
+            model.classes_[np.argmax(proba, axis=1)], model.predict(X)
+        )

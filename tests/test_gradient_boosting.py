@@ -423,3 +423,39 @@ def test_curves_displays_and_permutation_importance():
     # the same trees, the same shuffles: the same importances
     np.testing.assert_allclose(importances[0], importances[1], rtol=1e-9)
     assert importances[0].max() > 0.1
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        dict(max_leaf_nodes=5),
+        dict(max_leaf_nodes=12, max_depth=2),
+        dict(ccp_alpha=0.01),
+    ],
+)
+def test_tree_size_parameters_equal_scikit_learn(params):
+    """max_leaf_nodes (best-first trees within max_depth) and ccp_alpha reach
+    every stage's tree as in scikit-learn. One float32 feature, so no two
+    features tie; the classifier's residuals take few values, so equal cuts
+    within the feature are avoided by keeping its trees small."""
+    rng = np.random.default_rng(0)
+    X = _float32(rng.normal(size=(300, 1)))
+    y = np.sin(3 * X[:, 0]) + 0.3 * rng.normal(size=300)
+    labels = (y > 0).astype(int) + (y > 0.8)
+    ours = GradientBoostingRegressor(n_estimators=20, **params).fit(X, y)
+    theirs = sk_ensemble.GradientBoostingRegressor(
+        n_estimators=20, **params
+    ).fit(X, y)
+    for a, b in zip(ours.estimators_[:, 0], theirs.estimators_[:, 0]):
+        assert a.tree_.node_count == b.tree_.node_count
+        np.testing.assert_array_equal(a.tree_.threshold, b.tree_.threshold)
+    np.testing.assert_allclose(
+        ours.predict(X), theirs.predict(X), rtol=1e-9, atol=1e-12
+    )
+    ours = GradientBoostingClassifier(n_estimators=5, **params).fit(X, labels)
+    theirs = sk_ensemble.GradientBoostingClassifier(
+        n_estimators=5, **params
+    ).fit(X, labels)
+    np.testing.assert_allclose(
+        ours.predict_proba(X), theirs.predict_proba(X), rtol=1e-9, atol=1e-12
+    )

@@ -4,6 +4,7 @@ import warnings
 
 import numpy as np
 import pytest
+from scipy.special import expit, logsumexp, softmax
 from sklearn import linear_model as sk
 from sklearn.datasets import (
     load_breast_cancer,
@@ -16,6 +17,7 @@ from sklearn.preprocessing import StandardScaler
 
 from mllib.exceptions import ConvergenceWarning, NotFittedError
 from mllib.linear_model import LogisticRegression
+from mllib.linear_model.proximal_newton import subgradient_residual
 from mllib.linear_model.logistic_loss import (
     logistic_gradient,
     logistic_hessian,
@@ -40,6 +42,21 @@ DATA = {
     "noisy": make_classification(
         300, 8, n_informative=4, flip_y=0.3, random_state=0
     ),  # binary
+}
+
+#: overlapping classes without collinear columns, where the unpenalised
+#: maximum-likelihood estimate exists; by number of classes
+OVERLAPPING = {
+    K: make_classification(
+        300,
+        4,
+        n_informative=4,
+        n_redundant=0,
+        n_classes=K,
+        flip_y=0.3,
+        random_state=1,
+    )
+    for K in (2, 3)
 }
 
 
@@ -377,8 +394,17 @@ def test_convergence_warnings():
     [
         ({"C": 0}, "C must be in"),
         ({"C": -1.0}, "C must be in"),
-        ({"penalty": "l1"}, "penalty"),
+        ({"penalty": "l3"}, "penalty"),
+        ({"l1_ratio": 1.5}, "l1_ratio must be in"),
+        ({"l1_ratio": 1.0, "solver": "lbfgs"}, 'Use solver="newton"'),
+        (
+            {"penalty": "l1", "l1_ratio": 1.0, "solver": "gd"},
+            'Use solver="newton"',
+        ),
         ({"solver": "saga"}, "solver"),
+        ({"solver": "liblinear"}, "sklearn.linear_model.LogisticRegression"),
+        ({"class_weight": "uniform"}, "class_weight"),
+        ({"class_weight": {0: -1.0}}, "non-negative"),
         ({"max_iter": 0}, "max_iter"),
         ({"tol": 0}, "tol"),
     ],
@@ -428,3 +454,459 @@ def test_digits_ten_classes():
         ours.predict_proba(X), ref.predict_proba(X), atol=1e-8
     )
     np.testing.assert_allclose(ours.coef_, ref.coef_, atol=1e-6)
+
+
+# --- l1 and elastic-net penalties, class weights, warm starts -----------------
+
+
+def penalised_objective(coef, intercept, X, y, C, l1_ratio, s=None):
+    """scikit-learn's objective divided by Cn, F = (1/n)Σ s_i ℓ_i + α(1-ρ)/2
+    ‖W‖² + αρ‖W‖₁ with α = 1/(Cn), written out here from its definition,
+    and the minimum-norm subgradient over all of (W, b), flattened.
+
+    ``coef`` (1, d) or (K, d), ``intercept`` (1,) or (K,), labels ``y``.
+    Both are computed for any parameters, scikit-learn's included.
+    """
+    classes, y_index = np.unique(y, return_inverse=True)
+    n = len(y)
+    s = np.ones(n) if s is None else s
+    alpha = 1 / (C * n)
+    Z = X @ coef.T + intercept
+    if len(classes) == 2:
+        z, t = Z[:, 0], y_index.astype(float)
+        losses = np.logaddexp(0, z) - t * z
+        residual = (expit(z) - t)[:, None]  # dℓ/dz, (n, 1)
+    else:
+        Y = np.eye(len(classes))[y_index]
+        losses = logsumexp(Z, axis=1) - np.sum(Y * Z, axis=1)
+        residual = softmax(Z, axis=1) - Y
+    residual *= s[:, None]
+    F = (
+        s @ losses / n
+        + alpha * (1 - l1_ratio) / 2 * np.sum(coef**2)
+        + alpha * l1_ratio * np.abs(coef).sum()
+    )
+    grad_coef = residual.T @ X / n + alpha * (1 - l1_ratio) * coef
+    grad_intercept = residual.sum(axis=0) / n
+    lam = alpha * l1_ratio
+    weight_part = np.where(
+        coef != 0,
+        grad_coef + lam * np.sign(coef),
+        np.sign(grad_coef) * np.maximum(np.abs(grad_coef) - lam, 0),
+    )
+    return F, np.concatenate([weight_part.ravel(), grad_intercept])
+
+
+def saga_reference(X, y, **params):
+    """scikit-learn's saga, its only solver for the elastic net, run long."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return sk.LogisticRegression(
+            solver="saga",
+            tol=1e-12,
+            max_iter=20_000,
+            random_state=0,
+            **params,
+        ).fit(X, y)
+
+
+def parameters(model):
+    return np.concatenate([model.coef_.ravel(), model.intercept_])
+
+
+@pytest.mark.parametrize(
+    "name, C, l1_ratio",
+    [
+        ("breast_cancer", 0.05, 1.0),
+        ("breast_cancer", 0.05, 0.5),
+        ("breast_cancer", 1.0, 0.5),
+        ("noisy", 1.0, 1.0),
+        ("noisy", 0.1, 0.3),
+        ("iris", 1.0, 0.5),
+        ("iris", 0.05, 1.0),
+        ("wine", 1.0, 0.5),
+        ("wine", 0.05, 1.0),
+    ],
+)
+def test_l1_and_elastic_net_match_sklearn_saga(name, C, l1_ratio):
+    X, y = DATA[name]
+    ours = LogisticRegression(C=C, l1_ratio=l1_ratio, tol=1e-10).fit(X, y)
+    ref = saga_reference(X, y, C=C, l1_ratio=l1_ratio)
+    F_ours, r_ours = penalised_objective(
+        ours.coef_, ours.intercept_, X, y, C, l1_ratio
+    )
+    F_ref, r_ref = penalised_objective(
+        ref.coef_, ref.intercept_, X, y, C, l1_ratio
+    )
+    # ours stops at a subgradient of max-norm 1e-10, saga on small changes:
+    # ours is at least as good, up to rounding and ‖r‖‖Δθ‖ (convexity:
+    # F(ours) - F(ref) ≤ r_oursᵀ(θ_ours - θ_ref))
+    distance = np.linalg.norm(parameters(ours) - parameters(ref))
+    assert F_ours <= F_ref + np.linalg.norm(r_ours) * distance + 1e-15
+    assert np.max(np.abs(r_ours)) <= 1e-9
+    curvatures = curvature_range(ours, X, y, C, l1_ratio)
+    if curvatures[0] > 1e-6 * curvatures[1]:
+        # strongly convex near the solution, with modulus μ = the smallest
+        # eigenvalue of the smooth part's Hessian: two points whose
+        # subgradients are r_ours and r_ref are at most (‖r_ours‖ +
+        # ‖r_ref‖)/μ apart (μ halved: it is measured at one end only).
+        # (Not so with collinear columns and no l2 share, as in "noisy":
+        # the minimiser need not be unique.)
+        bound = 2 * (np.linalg.norm(r_ours) + np.linalg.norm(r_ref))
+        assert distance <= bound / curvatures[0]
+    assert_same_predictions_off_the_boundary(ours, ref, X, distance)
+
+
+def assert_same_predictions_off_the_boundary(ours, ref, X, distance):
+    """Parameters ``distance`` apart move each score by at most ``distance``
+    (‖x‖ + 1) (Cauchy-Schwarz on (w, b)·(x, 1)): predictions may differ only
+    where our top two scores are within twice that."""
+    scores = ours.decision_function(X)
+    if scores.ndim == 1:
+        margin = np.abs(scores)
+    else:
+        top_two = np.sort(scores, axis=1)[:, -2:]
+        margin = top_two[:, 1] - top_two[:, 0]
+    reach = 2 * distance * (np.linalg.norm(X, axis=1) + 1)
+    differ = ours.predict(X) != ref.predict(X)
+    assert np.all(margin[differ] <= reach[differ])
+
+
+def curvature_range(model, X, y, C, l1_ratio):
+    """The extreme eigenvalues of the Hessian of F's smooth part at the
+    fitted parameters (binary: over (w, b); softmax: over the entries the
+    solver frees, the last intercept fixed)."""
+    n = len(y)
+    l2 = (1 - l1_ratio) / (C * n)
+    X1 = np.column_stack([X, np.ones(n)])
+    if len(model.classes_) == 2:
+        H = logistic_hessian(np.r_[model.coef_[0], model.intercept_], X1, l2)
+    else:
+        Theta = np.column_stack([model.coef_, model.intercept_])
+        H = softmax_hessian(Theta, X1, l2)
+        keep = np.ones(H.shape[0], dtype=bool)
+        keep[-1] = False  # the last intercept: its shift leaves F unchanged
+        H = H[np.ix_(keep, keep)]
+    eigenvalues = np.linalg.eigvalsh(H)
+    return eigenvalues[0], eigenvalues[-1]
+
+
+@pytest.mark.parametrize("name", ["breast_cancer", "wine"])
+@pytest.mark.parametrize("l1_ratio", [1.0, 0.5])
+def test_l1_solution_satisfies_the_subgradient_conditions(name, l1_ratio):
+    """0 ∈ ∇f(w) + αρ ∂‖w‖₁: ∇_j f = -αρ sign(w_j) on the support, |∇_j f|
+    ≤ αρ off it, at the solver's tolerance; and exact zeros exist."""
+    X, y = DATA[name]
+    C, tol = 0.2, 1e-8
+    model = LogisticRegression(C=C, l1_ratio=l1_ratio, tol=tol).fit(X, y)
+    _, residual = penalised_objective(
+        model.coef_, model.intercept_, X, y, C, l1_ratio
+    )
+    assert np.max(np.abs(residual)) <= tol
+    assert np.any(model.coef_ == 0) and np.any(model.coef_ != 0)
+    # the residual the solver stops on is the same quantity
+    g = np.array([3.0, -0.5, 0.2, 0.0])
+    x = np.array([1.0, 0.0, 0.0, -2.0])
+    np.testing.assert_allclose(
+        subgradient_residual(x, g, np.full(4, 0.4)), [3.4, -0.1, 0, -0.4]
+    )
+
+
+def test_all_weights_vanish_exactly_below_the_critical_C():
+    """At w = 0 the intercept-only fit has p̄ = ȳ, so w = 0 is optimal iff
+    ‖Xᵀ(y - ȳ)‖∞ / n ≤ αρ = ρ/(Cn), i.e. C ≤ ρ/‖Xᵀ(y - ȳ)‖∞."""
+    X, y = DATA["breast_cancer"]
+    l1_ratio = 1.0
+    C_critical = l1_ratio / np.max(np.abs(X.T @ (y - y.mean())))
+    below = LogisticRegression(
+        C=0.999 * C_critical, l1_ratio=1.0, tol=1e-10
+    ).fit(X, y)
+    assert np.all(below.coef_ == 0)
+    assert expit(below.intercept_[0]) == pytest.approx(y.mean(), abs=1e-6)
+    above = LogisticRegression(
+        C=1.01 * C_critical, l1_ratio=1.0, tol=1e-10
+    ).fit(X, y)
+    assert np.count_nonzero(above.coef_) == 1  # the most correlated enters
+    assert np.argmax(np.abs(above.coef_)) == np.argmax(
+        np.abs(X.T @ (y - y.mean()))
+    )
+
+
+def test_penalty_spellings_agree_with_l1_ratio():
+    X, y = DATA["noisy"]
+    fit = lambda **p: LogisticRegression(tol=1e-10, **p).fit(X, y).coef_
+    np.testing.assert_array_equal(
+        fit(penalty="l1", l1_ratio=1.0), fit(l1_ratio=1.0)
+    )
+    np.testing.assert_array_equal(
+        fit(penalty="elasticnet", l1_ratio=0.3), fit(l1_ratio=0.3)
+    )
+    np.testing.assert_array_equal(fit(penalty="l2"), fit())
+    X, y = OVERLAPPING[2]  # no collinear columns: the MLE exists
+    np.testing.assert_array_equal(fit(penalty=None), fit(C=np.inf))
+    with pytest.warns(UserWarning, match="Inconsistent"):
+        np.testing.assert_array_equal(fit(penalty="l1"), fit(l1_ratio=1.0))
+    with pytest.warns(UserWarning, match="ignores the C"):
+        fit(penalty=None, C=3.0)
+    with pytest.warns(FutureWarning, match="l1_ratio=None"):
+        np.testing.assert_array_equal(fit(l1_ratio=None), fit())
+    # l1_ratio = 0 takes the smooth path: Newton, the same iterates
+    assert (
+        LogisticRegression(l1_ratio=0.0).fit(X, y).n_iter_[0]
+        == (LogisticRegression().fit(X, y).n_iter_[0])
+    )
+
+
+@pytest.mark.parametrize("name", ["noisy", "wine"])
+@pytest.mark.parametrize(
+    "class_weight", ["balanced", {0: 3.0}, {0: 0.5, 1: 2.0}]
+)
+def test_class_weight_matches_sklearn(name, class_weight):
+    X, y = DATA[name]
+    ours = LogisticRegression(class_weight=class_weight, tol=1e-10).fit(X, y)
+    ref = sklearn_reference(X, y, class_weight=class_weight)
+    np.testing.assert_allclose(ours.coef_, ref.coef_, atol=1e-7)
+    np.testing.assert_allclose(ours.intercept_, ref.intercept_, atol=1e-7)
+
+
+def test_balanced_class_weight_counts_in_sample_weights_like_sklearn():
+    X, y = DATA["wine"]
+    s = np.random.default_rng(0).uniform(0.2, 3.0, size=len(y))
+    ours = LogisticRegression(class_weight="balanced", tol=1e-10)
+    ours.fit(X, y, sample_weight=s)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ref = sk.LogisticRegression(
+            solver="newton-cholesky",
+            class_weight="balanced",
+            tol=1e-14,
+            max_iter=1000,
+        ).fit(X, y, sample_weight=s)
+    np.testing.assert_allclose(ours.coef_, ref.coef_, atol=1e-7)
+    np.testing.assert_allclose(ours.intercept_, ref.intercept_, atol=1e-7)
+
+
+def test_class_weight_is_sample_duplication_and_scales_with_sample_weight():
+    """An integer class weight is the same fit as repeating that class's
+    samples; sample_weight multiplies it; with an l1 share as well."""
+    X, y = DATA["noisy"]
+    repeated = np.r_[np.arange(len(y)), np.flatnonzero(y == 1)]
+    for l1_ratio in (0.0, 0.7):
+        params = dict(l1_ratio=l1_ratio, C=0.3, tol=1e-10)
+        weighted = LogisticRegression(class_weight={1: 2}, **params).fit(X, y)
+        duplicated = LogisticRegression(**params).fit(X[repeated], y[repeated])
+        np.testing.assert_allclose(weighted.coef_, duplicated.coef_, atol=1e-7)
+        by_samples = LogisticRegression(**params).fit(
+            X, y, sample_weight=np.where(y == 1, 2.0, 1.0)
+        )
+        np.testing.assert_allclose(by_samples.coef_, weighted.coef_, atol=1e-7)
+    balanced = LogisticRegression(class_weight="balanced").fit(X, y)
+    counts = np.bincount(y)
+    explicit = {k: len(y) / (2 * counts[k]) for k in (0, 1)}
+    np.testing.assert_allclose(
+        balanced.coef_,
+        LogisticRegression(class_weight=explicit).fit(X, y).coef_,
+        rtol=1e-12,
+    )
+
+
+def test_class_weight_l1_matches_sklearn_saga():
+    X, y = DATA["wine"]
+    params = dict(C=0.5, l1_ratio=0.5, class_weight="balanced")
+    ours = LogisticRegression(tol=1e-10, **params).fit(X, y)
+    ref = saga_reference(X, y, **params)
+    counts = np.bincount(y)
+    s = (len(y) / (len(counts) * counts))[y]  # "balanced", by hand
+    F_ours, r_ours = penalised_objective(
+        ours.coef_, ours.intercept_, X, y, 0.5, 0.5, s
+    )
+    F_ref, r_ref = penalised_objective(
+        ref.coef_, ref.intercept_, X, y, 0.5, 0.5, s
+    )
+    assert np.max(np.abs(r_ours)) <= 1e-9  # the weighted objective's KKT
+    distance = np.linalg.norm(parameters(ours) - parameters(ref))
+    assert F_ours <= F_ref + np.linalg.norm(r_ours) * distance + 1e-15
+    assert_same_predictions_off_the_boundary(ours, ref, X, distance)
+
+
+@pytest.mark.parametrize("K", [2, 3])
+@pytest.mark.parametrize("params", [{}, {"l1_ratio": 0.5}, {"penalty": None}])
+def test_warm_start_continues_from_the_previous_fit(K, params):
+    X, y = OVERLAPPING[K]
+    cold = LogisticRegression(tol=1e-10, **params).fit(X, y)
+    warm = LogisticRegression(tol=1e-10, warm_start=True, **params)
+    warm.fit(X, y)
+    np.testing.assert_array_equal(warm.coef_, cold.coef_)
+    warm.fit(X, y)  # from the solution: no step is needed
+    assert warm.n_iter_[0] == 0
+    np.testing.assert_allclose(warm.coef_, cold.coef_, atol=1e-12)
+    np.testing.assert_allclose(warm.intercept_, cold.intercept_, atol=1e-12)
+    if "penalty" in params:
+        return
+    # a nearby C: fewer steps than from zero, the same minimiser
+    near = LogisticRegression(C=1.2, tol=1e-10, **params)
+    warm.set_params(C=1.2).fit(X, y)
+    near.fit(X, y)
+    assert warm.n_iter_[0] < near.n_iter_[0]
+    np.testing.assert_allclose(warm.coef_, near.coef_, atol=1e-8)
+
+
+def test_warm_start_refuses_a_different_shape():
+    X, y = DATA["iris"]
+    model = LogisticRegression(warm_start=True).fit(X, y)
+    with pytest.raises(ValueError, match="warm_start"):
+        model.fit(X[:, :2], y)
+    with pytest.raises(ValueError, match="warm_start"):
+        model.fit(X, y == 0)
+
+
+def degenerate_classification_problems(seed):
+    """Tiny problems: ties, duplicate rows and columns, collinear and
+    constant columns, separable classes, one class, three classes."""
+    rng = np.random.default_rng(seed)
+    n, d = int(rng.integers(3, 12)), int(rng.integers(1, 5))
+    X = np.round(rng.normal(size=(n, d)), 1)  # ties
+    K = 3 if seed % 5 == 0 else 2
+    y = rng.integers(0, K, size=n)
+    kind = seed % 7
+    if kind == 1 and d > 1:
+        X[:, 1] = X[:, 0]  # duplicate column
+    elif kind == 2 and d > 2:
+        X[:, 2] = X[:, 0] + X[:, 1]  # collinear
+    elif kind == 3:
+        X[:, 0] = 2.0  # constant column
+    elif kind == 4:
+        X[1:3], y[1:3] = X[0], y[0]  # duplicate rows
+    elif kind == 6:
+        y = (X[:, 0] > np.median(X[:, 0])).astype(int)  # separable
+    return X, y
+
+
+@pytest.mark.parametrize("l1_ratio", [0.0, 0.5, 1.0])
+def test_many_degenerate_problems_no_crash_and_no_worse_than_sklearn(
+    l1_ratio,
+):
+    """F(ours) ≤ F(sklearn) + r_oursᵀ(θ_ours - θ_sklearn) by convexity, for
+    r_ours our subgradient: a bound from our stopping rule alone."""
+    for seed in range(60):
+        X, y = degenerate_classification_problems(seed)
+        C = 10.0 ** np.random.default_rng(seed).uniform(-4, 2)  # tiny C too
+        if len(np.unique(y)) < 2:
+            with pytest.raises(ValueError, match="one class"):
+                LogisticRegression(l1_ratio=l1_ratio).fit(X, y)
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # convergence on separable data
+            ours = LogisticRegression(C=C, l1_ratio=l1_ratio).fit(X, y)
+            ref = sk.LogisticRegression(
+                C=C,
+                l1_ratio=l1_ratio,
+                solver="saga" if l1_ratio > 0 else "lbfgs",
+                max_iter=5000,
+            ).fit(X, y)
+        assert np.all(np.isfinite(parameters(ours)))
+        F_ours, r_ours = penalised_objective(
+            ours.coef_, ours.intercept_, X, y, C, l1_ratio
+        )
+        F_ref, _ = penalised_objective(
+            ref.coef_, ref.intercept_, X, y, C, l1_ratio
+        )
+        distance = np.linalg.norm(parameters(ours) - parameters(ref))
+        slack = np.linalg.norm(r_ours) * distance + 1e-12 * (1 + F_ref)
+        assert F_ours <= F_ref + slack, seed
+
+
+# --- end to end, in the style of scikit-learn's gallery ------------------------
+
+
+def test_gallery_l1_sparsity_with_pipeline_grid_search_and_curves():
+    """plot_logistic_l1_l2_sparsity and a grid search over (C, l1_ratio) on
+    bundled digits (two classes), with mllib's estimator in scikit-learn's
+    Pipeline, GridSearchCV, validation_curve, learning_curve and a
+    display: every score agrees with scikit-learn's saga run to 1e-10."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from sklearn.metrics import RocCurveDisplay
+    from sklearn.model_selection import (
+        GridSearchCV,
+        learning_curve,
+        validation_curve,
+    )
+    from sklearn.pipeline import make_pipeline
+
+    X, y = load_digits(return_X_y=True)
+    X, y = X[:300], (y[:300] > 4).astype(int)
+    grid = {
+        # not C so small that every weight is 0: the prediction is then the
+        # sign of an intercept near 0, a tie that rounding decides
+        "logisticregression__C": [0.1, 0.5],
+        "logisticregression__l1_ratio": [0.5, 1.0],
+    }
+
+    def search(model):
+        pipe = make_pipeline(StandardScaler(), model)
+        return GridSearchCV(pipe, grid, cv=3).fit(X, y)
+
+    ours = search(LogisticRegression(tol=1e-8, max_iter=200))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ref = search(
+            sk.LogisticRegression(solver="saga", tol=1e-10, max_iter=10_000)
+        )
+    np.testing.assert_allclose(
+        ours.cv_results_["mean_test_score"],
+        ref.cv_results_["mean_test_score"],
+        atol=1 / len(y),  # at most one sample, near the boundary, may move
+    )
+    model = ours.best_estimator_[-1]
+    # the l1 share makes the solution sparse: the smaller C, the sparser
+    sparsity = [
+        np.mean(
+            make_pipeline(
+                StandardScaler(), LogisticRegression(C=C, l1_ratio=1.0)
+            )
+            .fit(X, y)[-1]
+            .coef_
+            == 0
+        )
+        for C in (0.01, 0.1, 1.0)
+    ]
+    assert sparsity[0] > sparsity[1] > sparsity[2]
+    assert np.mean(model.coef_ == 0) > 0
+    pipe = make_pipeline(StandardScaler(), LogisticRegression(l1_ratio=1.0))
+    train, test = validation_curve(
+        pipe,
+        X,
+        y,
+        param_name="logisticregression__C",
+        param_range=[0.01, 0.1, 1.0],
+        cv=3,
+    )
+    assert np.all(np.isfinite(test)) and train.mean(1)[-1] >= train.mean(1)[0]
+    sizes, _, test = learning_curve(pipe, X, y, cv=3, train_sizes=[0.5, 1.0])
+    assert np.all(np.isfinite(test))
+    display = RocCurveDisplay.from_estimator(ours, X, y)
+    assert 0.5 < display.roc_auc <= 1
+
+
+def test_gallery_lasso_and_elastic_net_positive_with_grid_search():
+    """plot_lasso_and_elasticnet's positive variant with GridSearchCV over
+    alpha: the same chosen alpha and test scores as scikit-learn's."""
+    from sklearn.datasets import load_diabetes
+    from sklearn.model_selection import GridSearchCV
+
+    from mllib.linear_model import ElasticNet
+
+    X, y = load_diabetes(return_X_y=True)
+    grid = {"alpha": [1e-3, 1e-2, 1e-1], "l1_ratio": [0.5, 1.0]}
+    ours = GridSearchCV(ElasticNet(positive=True, tol=1e-8), grid, cv=3)
+    ref = GridSearchCV(sk.ElasticNet(positive=True, tol=1e-8), grid, cv=3)
+    ours.fit(X, y), ref.fit(X, y)
+    assert ours.best_params_ == ref.best_params_
+    np.testing.assert_allclose(
+        ours.cv_results_["mean_test_score"],
+        ref.cv_results_["mean_test_score"],
+        rtol=1e-6,
+    )
+    assert np.all(ours.best_estimator_.coef_ >= 0)

@@ -194,3 +194,85 @@ def test_bad_input(wrapper):
         wrapper(LogisticRegression()).fit(X, np.zeros(len(X)))
     with pytest.raises(ValueError, match="features"):
         wrapper(LogisticRegression()).fit(X, y).predict(X[:, :2])
+
+
+# --- multilabel one-vs-rest ---------------------------------------------------
+
+
+def multilabel_data():
+    from sklearn.datasets import make_multilabel_classification
+
+    X, Y = make_multilabel_classification(
+        120, 6, n_classes=4, n_labels=2, random_state=0
+    )
+    return StandardScaler().fit_transform(X), Y
+
+
+@pytest.mark.parametrize("base", ["logistic", "naive_bayes"])
+def test_multilabel_indicator_matches_scikit_learn(base):
+    X, Y = multilabel_data()
+    if base == "logistic":  # both Newton to 1e-10: scores to 1e-6
+        ours_base = LogisticRegression(C=0.5, tol=1e-10)
+        ref_base = sk_linear.LogisticRegression(
+            C=0.5, solver="newton-cholesky", tol=1e-10
+        )
+    else:  # closed form: to rounding
+        ours_base, ref_base = GaussianNB(), sk_naive_bayes.GaussianNB()
+    ours = OneVsRestClassifier(ours_base).fit(X, Y)
+    ref = sk_multiclass.OneVsRestClassifier(ref_base).fit(X, Y)
+    assert ours.multilabel_ and ref.multilabel_
+    np.testing.assert_array_equal(ours.classes_, ref.classes_)
+    assert len(ours.estimators_) == Y.shape[1]
+    predicted = ours.predict(X)
+    assert predicted.shape == Y.shape
+    np.testing.assert_array_equal(predicted, ref.predict(X))
+    # marginal probabilities, not renormalised: rows need not sum to one
+    proba = ours.predict_proba(X)
+    np.testing.assert_allclose(proba, ref.predict_proba(X), atol=1e-6)
+    assert not np.allclose(proba.sum(axis=1), 1)
+    if base == "logistic":
+        np.testing.assert_allclose(
+            ours.decision_function(X), ref.decision_function(X), atol=1e-6
+        )
+        # column l is the binary problem of label l alone
+        single = LogisticRegression(C=0.5, tol=1e-10).fit(X, Y[:, 2])
+        np.testing.assert_array_equal(ours.estimators_[2].coef_, single.coef_)
+    # a sample may get several labels, or none
+    assert np.any(predicted.sum(axis=1) > 1)
+
+
+def test_multilabel_with_a_label_always_or_never_present():
+    X, Y = multilabel_data()
+    Y = Y.copy()
+    Y[:, 1], Y[:, 3] = 1, 0
+    ours_base = LogisticRegression(C=0.5, tol=1e-10)
+    ref_base = sk_linear.LogisticRegression(C=0.5, tol=1e-10)
+    with pytest.warns(UserWarning, match="Label 1 is present in all"):
+        with pytest.warns(UserWarning, match="Label not 3 is present"):
+            ours = OneVsRestClassifier(ours_base).fit(X, Y)
+    with pytest.warns(UserWarning):
+        ref = sk_multiclass.OneVsRestClassifier(ref_base).fit(X, Y)
+    np.testing.assert_array_equal(ours.predict(X)[:, [1, 3]], [[1, 0]] * 120)
+    np.testing.assert_array_equal(ours.predict(X), ref.predict(X))
+    np.testing.assert_allclose(
+        ours.predict_proba(X), ref.predict_proba(X), atol=1e-6
+    )
+
+
+def test_multilabel_bad_targets_and_column_vectors():
+    X, Y = multilabel_data()
+    with pytest.raises(ValueError, match="label-indicator"):
+        # three values in the columns: several multiclass outputs
+        OneVsRestClassifier(LogisticRegression()).fit(X, Y + Y[:, ::-1])
+    # a single column is an ordinary binary y, not a multilabel one
+    from sklearn.exceptions import DataConversionWarning
+
+    with pytest.warns(DataConversionWarning, match="column-vector"):
+        ours = OneVsRestClassifier(LogisticRegression()).fit(X, Y[:, :1])
+    assert not ours.multilabel_ and ours.predict(X).shape == (len(X),)
+    # a sparse indicator matrix is read as the dense one
+    from scipy.sparse import csr_matrix
+
+    sparse = OneVsRestClassifier(LogisticRegression()).fit(X, csr_matrix(Y))
+    dense = OneVsRestClassifier(LogisticRegression()).fit(X, Y)
+    np.testing.assert_array_equal(sparse.predict(X), dense.predict(X))

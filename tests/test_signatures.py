@@ -62,8 +62,7 @@ EUCLIDEAN_ONLY = (
 GROWTH_DEFAULTS = (
     "a stopping or pruning rule whose default never acts (no limit, no "
     "minimum decrease, no pruning, no monotonic constraint); trees grow "
-    "until the parameters mllib does have stop them (best-first growth "
-    "with max_leaf_nodes is issue 24 item 4)"
+    "until the parameters mllib does have stop them"
 )
 BEST_SPLITTER = (
     "mllib always takes the best split, scikit-learn's default splitter='best'"
@@ -189,19 +188,15 @@ DIFFERENCES = {
     ),
     ("BaggingClassifier", "n_jobs"): absent(RUNTIME),
     ("BaggingClassifier", "verbose"): absent(RUNTIME),
-    ("BaggingClassifier", "warm_start"): absent(NO_WARM_START),
     ("BaggingRegressor", "bootstrap_features"): absent(
         "mllib draws each estimator's features without replacement, as "
         "the default bootstrap_features=False does",
     ),
     ("BaggingRegressor", "n_jobs"): absent(RUNTIME),
     ("BaggingRegressor", "verbose"): absent(RUNTIME),
-    ("BaggingRegressor", "warm_start"): absent(NO_WARM_START),
-    ("RandomForestClassifier", "ccp_alpha"): absent(GROWTH_DEFAULTS),
     ("RandomForestClassifier", "class_weight"): absent(
         NO_SAMPLE_WEIGHTS,
     ),
-    ("RandomForestClassifier", "max_leaf_nodes"): absent(GROWTH_DEFAULTS),
     ("RandomForestClassifier", "min_impurity_decrease"): absent(
         GROWTH_DEFAULTS,
     ),
@@ -211,9 +206,6 @@ DIFFERENCES = {
     ("RandomForestClassifier", "monotonic_cst"): absent(GROWTH_DEFAULTS),
     ("RandomForestClassifier", "n_jobs"): absent(RUNTIME),
     ("RandomForestClassifier", "verbose"): absent(RUNTIME),
-    ("RandomForestClassifier", "warm_start"): absent(NO_WARM_START),
-    ("RandomForestRegressor", "ccp_alpha"): absent(GROWTH_DEFAULTS),
-    ("RandomForestRegressor", "max_leaf_nodes"): absent(GROWTH_DEFAULTS),
     ("RandomForestRegressor", "min_impurity_decrease"): absent(
         GROWTH_DEFAULTS,
     ),
@@ -223,7 +215,6 @@ DIFFERENCES = {
     ("RandomForestRegressor", "monotonic_cst"): absent(GROWTH_DEFAULTS),
     ("RandomForestRegressor", "n_jobs"): absent(RUNTIME),
     ("RandomForestRegressor", "verbose"): absent(RUNTIME),
-    ("RandomForestRegressor", "warm_start"): absent(NO_WARM_START),
     **{
         (boosting, parameter): absent(reason)
         for boosting in (
@@ -231,8 +222,6 @@ DIFFERENCES = {
             "GradientBoostingRegressor",
         )
         for parameter, reason in {
-            "ccp_alpha": GROWTH_DEFAULTS,
-            "max_leaf_nodes": GROWTH_DEFAULTS,
             "min_impurity_decrease": GROWTH_DEFAULTS,
             "min_weight_fraction_leaf": GROWTH_DEFAULTS,
             "criterion": (
@@ -264,7 +253,6 @@ DIFFERENCES = {
         (tree, parameter): absent(reason)
         for tree in ("DecisionTreeClassifier", "DecisionTreeRegressor")
         for parameter, reason in {
-            "max_leaf_nodes": GROWTH_DEFAULTS,
             "min_impurity_decrease": GROWTH_DEFAULTS,
             "min_weight_fraction_leaf": GROWTH_DEFAULTS,
             "monotonic_cst": GROWTH_DEFAULTS,
@@ -291,10 +279,6 @@ DIFFERENCES = {
         for model in ("Lasso", "ElasticNet")
         for parameter, reason in {
             "copy_X": NO_COPY,
-            "positive": (
-                "a sign constraint (issue 24 item 6); the default False "
-                "is what mllib solves"
-            ),
             "precompute": (
                 "whether to precompute the Gram matrix, a speed choice "
                 "that gives the same coordinate updates"
@@ -307,25 +291,20 @@ DIFFERENCES = {
                 "only for selection='random'; the cyclic updates mllib "
                 "makes draw nothing"
             ),
-            "warm_start": NO_WARM_START,
         }.items()
     },
-    ("LogisticRegression", "penalty"): default(
-        "scikit-learn 1.8 deprecated penalty in favour of l1_ratio and C; "
-        "its default 'deprecated' means the l2 penalty (l1_ratio=0), which "
-        "is mllib's 'l2'",
-    ),
     ("LogisticRegression", "solver"): default(
         "mllib's default 'newton' (Newton's method with a Cholesky solve, "
         "the book's IRLS) and scikit-learn's 'lbfgs' minimise the same "
         "strictly convex objective, which has one minimiser; Newton "
         "reaches it to rounding, lbfgs to tol, so the coefficients agree "
         "to scikit-learn's own stopping rule. solver='lbfgs' is offered "
-        "too; the solvers mllib lacks raise a ValueError (the agreement: "
+        "too, and 'newton' runs proximal Newton for l1_ratio > 0, where "
+        "scikit-learn needs 'saga'; the solvers mllib lacks raise a "
+        "ValueError (the agreement: "
         "test_logistic.py::test_default_settings_agree_with_sklearn_"
         "defaults_to_1e_5)",
     ),
-    ("LogisticRegression", "class_weight"): absent(NO_SAMPLE_WEIGHTS),
     ("LogisticRegression", "dual"): absent(
         "the dual formulation of liblinear; the default False (the primal) "
         "is what mllib solves",
@@ -334,16 +313,11 @@ DIFFERENCES = {
         "only for the liblinear solver; mllib leaves the intercept "
         "unpenalised, as scikit-learn's default solver does",
     ),
-    ("LogisticRegression", "l1_ratio"): absent(
-        "the l1 share of an elastic-net penalty (issue 24 item 6); the "
-        "default 0 is the pure l2 penalty mllib uses",
-    ),
     ("LogisticRegression", "random_state"): absent(
         "only for the sag, saga and liblinear solvers",
     ),
     ("LogisticRegression", "n_jobs"): absent(RUNTIME),
     ("LogisticRegression", "verbose"): absent(RUNTIME),
-    ("LogisticRegression", "warm_start"): absent(NO_WARM_START),
     ("PoissonRegressor", "solver"): absent(CONVEX_SOLVER),
     ("PoissonRegressor", "verbose"): absent(RUNTIME),
     ("PoissonRegressor", "warm_start"): absent(NO_WARM_START),

@@ -811,3 +811,290 @@ def test_a_sample_of_weight_zero_does_not_move_the_split():
     weighted = DecisionTreeClassifier().fit(X, y, sample_weight=weights)
     removed = DecisionTreeClassifier().fit(X[[0, 1, 3]], y[[0, 1, 3]])
     assert weighted.tree_.threshold[0] == removed.tree_.threshold[0] == 2.0
+
+
+# --- best-first growth, decision_path, several outputs (issue 24 item 4) ---
+#
+# The data have one feature (no two features can tie) and float32 values, so
+# scikit-learn's splits are determined; min_samples_leaf=3 on noisy targets
+# keeps equal decreases between frontier nodes away (a tie would go to the
+# older node here and unspecified there).
+
+
+def _one_feature_outputs(seed, n_outputs):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(30, 200))
+    X = _float32(rng.normal(size=(n, 1)))
+    noise = rng.normal(size=(n, n_outputs))
+    labels = (np.sin(3 * X) + noise > 0).astype(int) + (noise > 1)
+    return X, labels, np.sin(3 * X) + noise
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("n_outputs", [1, 3])
+def test_best_first_and_several_outputs_equal_scikit_learn(seed, n_outputs):
+    X, labels, targets = _one_feature_outputs(seed, n_outputs)
+    if n_outputs == 1:
+        labels, targets = labels[:, 0], targets[:, 0]
+    leaves = 2 + seed % 9
+    for ours, theirs, y in [
+        (
+            DecisionTreeClassifier(max_leaf_nodes=leaves, min_samples_leaf=3),
+            sk_tree.DecisionTreeClassifier(
+                max_leaf_nodes=leaves, min_samples_leaf=3
+            ),
+            labels,
+        ),
+        (
+            DecisionTreeClassifier(criterion="entropy", max_depth=3),
+            sk_tree.DecisionTreeClassifier(criterion="entropy", max_depth=3),
+            labels,
+        ),
+        (
+            DecisionTreeRegressor(max_leaf_nodes=leaves, min_samples_leaf=3),
+            sk_tree.DecisionTreeRegressor(
+                max_leaf_nodes=leaves, min_samples_leaf=3
+            ),
+            targets,
+        ),
+        (
+            DecisionTreeRegressor(max_depth=3, min_samples_leaf=3),
+            sk_tree.DecisionTreeRegressor(max_depth=3, min_samples_leaf=3),
+            targets,
+        ),
+    ]:
+        ours.fit(X, y)
+        theirs.fit(X, y)
+        _assert_same_tree(ours, theirs)
+        assert ours.n_outputs_ == theirs.n_outputs_ == n_outputs
+        assert ours.get_n_leaves() <= (ours.max_leaf_nodes or np.inf)
+        np.testing.assert_array_equal(ours.apply(X), theirs.apply(X))
+        path, their_path = ours.decision_path(X), theirs.decision_path(X)
+        np.testing.assert_array_equal(path.indptr, their_path.indptr)
+        np.testing.assert_array_equal(path.indices, their_path.indices)
+        np.testing.assert_allclose(
+            ours.feature_importances_, theirs.feature_importances_, atol=1e-12
+        )
+        if isinstance(ours, DecisionTreeClassifier):
+            np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
+            proba, their_proba = ours.predict_proba(X), theirs.predict_proba(X)
+            if n_outputs == 1:
+                proba, their_proba = [proba], [their_proba]
+                np.testing.assert_array_equal(ours.classes_, theirs.classes_)
+            for p, q, c, d in zip(
+                proba, their_proba, ours.classes_, theirs.classes_
+            ):
+                np.testing.assert_allclose(p, q, rtol=1e-12)
+                if n_outputs > 1:
+                    np.testing.assert_array_equal(c, d)
+        else:
+            np.testing.assert_allclose(
+                ours.predict(X), theirs.predict(X), rtol=1e-12, atol=1e-12
+            )
+
+
+def test_best_first_splits_the_largest_decrease_first():
+    """Each split made is the frontier's largest weighted impurity decrease:
+    replay the growth from the fitted tree (nodes are numbered as created)
+    and check every split against the unsplit nodes' best splits."""
+    X, y = load_diabetes(return_X_y=True)
+    model = DecisionTreeRegressor(max_leaf_nodes=12, min_samples_leaf=5)
+    t = model.fit(_float32(X), y).tree_
+    cost = t.weighted_n_node_samples * t.impurity
+    internal = np.flatnonzero(~t.is_leaf)
+    decrease = (
+        cost[internal]
+        - cost[t.children_left[internal]]
+        - cost[t.children_right[internal]]
+    )
+    # the parents in order of splitting are those of nodes 1, 3, 5, ...
+    split_order = t.parent[1::2]
+    np.testing.assert_array_equal(np.sort(split_order), internal)
+    by_node = dict(zip(internal, decrease))
+    leaf = np.flatnonzero(t.is_leaf)
+    rows = model.apply(_float32(X))
+    for step, parent in enumerate(split_order):
+        created = 1 + 2 * step  # nodes existing before this split
+        frontier = [v for v in range(created) if v not in split_order[:step]]
+        assert parent in frontier
+        for other in frontier:
+            if other in by_node:
+                assert by_node[other] <= by_node[parent] * (1 + 1e-12)
+            elif other in leaf:  # never split: its best split is no better
+                members = rows == other
+                split = best_split(
+                    _float32(X)[members],
+                    y[members],
+                    np.ones(members.sum()),
+                    "squared_error",
+                    min_samples_leaf=5,
+                )
+                if split is not None:
+                    assert split.improvement <= by_node[parent] * (1 + 1e-9)
+    assert t.n_leaves == 12
+
+
+def test_max_leaf_nodes_is_checked_and_pruning_still_applies():
+    X, y = load_iris(return_X_y=True)
+    for bad in (1, 0, 2.5, "3"):
+        with pytest.raises((ValueError, TypeError)):
+            DecisionTreeClassifier(max_leaf_nodes=bad).fit(X, y)
+    X = _float32(X[:, 2:3])
+    ours = DecisionTreeClassifier(max_leaf_nodes=6, ccp_alpha=0.01).fit(X, y)
+    theirs = sk_tree.DecisionTreeClassifier(
+        max_leaf_nodes=6, ccp_alpha=0.01
+    ).fit(X, y)
+    _assert_same_tree(ours, theirs)
+    path = ours.cost_complexity_pruning_path(X, y)
+    their_path = theirs.cost_complexity_pruning_path(X, y)
+    np.testing.assert_allclose(path.ccp_alphas, their_path.ccp_alphas)
+
+
+def test_decision_path_is_the_root_to_leaf_path():
+    """Row i of the indicator has exactly depth(leaf) + 1 ones: the leaf and
+    its ancestors, each the parent of the next."""
+    X, y = load_wine(return_X_y=True)
+    for model in (
+        DecisionTreeClassifier(random_state=0),
+        DecisionTreeClassifier(max_leaf_nodes=7, random_state=0),
+    ):
+        t = model.fit(X, y).tree_
+        path = model.decision_path(X)
+        assert path.shape == (len(X), t.node_count)
+        leaf = model.apply(X)
+        np.testing.assert_array_equal(
+            np.asarray(path.sum(axis=1)).ravel(), t.depth[leaf] + 1
+        )
+        for i in range(0, len(X), 7):
+            nodes = path.indices[path.indptr[i] : path.indptr[i + 1]]
+            assert nodes[0] == 0 and nodes[-1] == leaf[i]
+            np.testing.assert_array_equal(t.parent[nodes[1:]], nodes[:-1])
+        # the samples through each node: its n_node_samples
+        np.testing.assert_array_equal(
+            np.asarray(path.sum(axis=0)).ravel(), t.n_node_samples
+        )
+
+
+def test_preorder_renumbering_keeps_the_tree():
+    X, y = load_diabetes(return_X_y=True)
+    model = DecisionTreeRegressor(max_leaf_nodes=15).fit(X, y)
+    best_first, preorder = model.tree_, model.tree_.preorder()
+    np.testing.assert_array_equal(
+        best_first.value[best_first.apply(X)],
+        preorder.value[preorder.apply(X)],
+    )
+    # preorder: the subtree of node i is the block i .. i + size - 1
+    for node in range(preorder.node_count):
+        block = np.arange(node, node + preorder.subtree_size[node])
+        ancestors = {node}
+        for v in block[1:]:
+            assert preorder.parent[v] in ancestors
+            ancestors.add(v)
+    np.testing.assert_array_equal(
+        np.sort(best_first.subtree_size), np.sort(preorder.subtree_size)
+    )
+
+
+def test_several_outputs_shapes_and_bad_input():
+    X, y = load_iris(return_X_y=True)
+    names = np.array(["a", "b", "c"])[y]
+    Y = np.column_stack([y, names, (y == 0).astype(int)]).astype(object)
+    model = DecisionTreeClassifier(max_depth=2).fit(X, Y)
+    assert model.n_outputs_ == 3
+    assert isinstance(model.classes_, list) and len(model.classes_) == 3
+    np.testing.assert_array_equal(model.n_classes_, [3, 3, 2])
+    proba = model.predict_proba(X)
+    assert [p.shape for p in proba] == [(150, 3), (150, 3), (150, 2)]
+    for p in proba:
+        np.testing.assert_allclose(p.sum(axis=1), 1.0)
+    assert model.predict(X).shape == (150, 3)
+    column = DecisionTreeClassifier().fit(X, y[:, None])
+    assert column.n_outputs_ == 1 and column.predict(X).shape == (150,)
+    regressor = DecisionTreeRegressor().fit(X, np.column_stack([X[:, 0], y]))
+    assert regressor.predict(X).shape == (150, 2)
+    with pytest.raises(ValueError):
+        DecisionTreeRegressor().fit(X, np.c_[names, names])
+    with pytest.raises(ValueError):
+        DecisionTreeClassifier().fit(X, np.c_[y, X[:, 0]])
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_degenerate_problems_grow_valid_trees(seed):
+    """Ties, duplicated rows, one class, constant features: no crash, every
+    leaf within the budget, and a leaf's value is its samples' mean."""
+    rng = np.random.default_rng(seed)
+    n, d = int(rng.integers(1, 25)), int(rng.integers(1, 4))
+    X = rng.integers(0, 3, size=(n, d)).astype(float)
+    X[:, rng.random(d) < 0.3] = 1.0  # constant features
+    X = np.repeat(X, rng.integers(1, 3), axis=0)  # duplicated rows
+    n = len(X)
+    y = rng.integers(0, 1 + seed % 3, size=n)  # one class when seed % 3 == 0
+    w = rng.choice([0.0, 1.0, 2.5], size=n) if seed % 2 else None
+    if w is not None and w.sum() == 0:
+        w[0] = 1.0
+    leaves = int(rng.integers(2, 6))
+    for model in (
+        DecisionTreeClassifier(max_leaf_nodes=leaves, random_state=seed),
+        DecisionTreeClassifier(max_features=1, random_state=seed),
+        DecisionTreeRegressor(max_leaf_nodes=leaves, min_samples_leaf=2),
+    ):
+        model.fit(X, y, sample_weight=w)
+        t = model.tree_
+        assert t.n_leaves <= (model.max_leaf_nodes or n)
+        weight = np.ones(n) if w is None else w
+        leaf = model.apply(X)
+        for node in np.unique(leaf[weight > 0]):
+            rows = (leaf == node) & (weight > 0)
+            if isinstance(model, DecisionTreeRegressor):
+                expected = np.average(y[rows], weights=weight[rows])
+                assert t.value[node, 0, 0] == pytest.approx(expected)
+            else:
+                counts = np.bincount(
+                    np.searchsorted(model.classes_, y[rows]),
+                    weights=weight[rows],
+                    minlength=model.n_classes_,
+                )
+                np.testing.assert_allclose(
+                    t.value[node, 0], counts / counts.sum()
+                )
+        path = model.decision_path(X)
+        np.testing.assert_array_equal(
+            np.asarray(path.sum(axis=1)).ravel(), t.depth[leaf] + 1
+        )
+
+
+def test_plot_tree_filled_colours_by_class_and_purity():
+    """filled=False (scikit-learn's default) leaves every box white;
+    filled=True colours a node by its majority class, fully for a pure node
+    and white for a tie, in the same boxes for a best-first tree."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import to_rgb
+
+    from mllib.plotting import PALETTE
+    from mllib.tree import plot_tree
+
+    X = np.array([[0.0], [1.0], [2.0], [3.0], [4.0], [5.0]])
+    y = np.array([0, 0, 1, 1, 1, 0])
+    model = DecisionTreeClassifier(max_leaf_nodes=3).fit(X, y)
+    t = model.tree_.preorder()
+    for filled in (False, True):
+        fig, ax = plt.subplots()
+        plot_tree(model, filled=filled, ax=ax)
+        colours = [
+            to_rgb(text.get_bbox_patch().get_facecolor())
+            for text in ax.texts
+            if text.get_bbox_patch() is not None
+        ]
+        plt.close(fig)
+        assert len(colours) == t.node_count
+        for node, colour in enumerate(colours):
+            p = np.sort(t.value[node, 0])[::-1]
+            k = int(np.argmax(t.value[node, 0]))
+            strength = (p[0] - p[1]) / (1 - p[1]) if filled else 0.0
+            expected = 1 - strength * (1 - np.array(to_rgb(PALETTE[k])))
+            np.testing.assert_allclose(colour, expected, atol=1e-12)
+    with pytest.raises(ValueError, match="one output"):
+        plot_tree(DecisionTreeClassifier().fit(X, np.c_[y, y]))

@@ -21,6 +21,22 @@ update :math:`D_{t+1}(i)\propto D_t(i)e^{-\alpha_t y_ih_t(x_i)}` differs from
 :math:`D_t(i)e^{\beta_t\mathbb 1[h_t(x_i)\ne y_i]}` only by a factor
 :math:`e^{\alpha_t}` common to all points.
 
+**Probabilities** (scikit-learn's SAMME rule): with the normalised votes
+:math:`f_k(x)` of :meth:`AdaBoostClassifier.decision_function` (they sum to
+zero over the classes), :math:`p_k(x) = \operatorname{softmax}_k\bigl(
+f_k(x)/(K-1)\bigr)`. This is the symmetric multiple logistic link of Zhu et
+al. (2009), under which the population minimiser of SAMME's exponential loss
+:math:`\exp(-\tfrac1K\,y^\top f)` (:math:`y_k=1` for the true class and
+:math:`-1/(K-1)` otherwise) satisfies :math:`f_k = (K-1)\bigl(\log p_k -
+\tfrac1K\sum_j\log p_j\bigr)`; for two classes it reduces to
+:math:`p_1=\sigma(f)`, with :math:`f` the binary decision function. The
+scores are normalised by the total vote, so they are calibrated only up to
+that scale: use them to rank, or calibrate them.
+
+**Feature importances**: the vote-weighted mean :math:`\sum_t\beta_t
+\,\mathrm{imp}(h_t)/\sum_t\beta_t` of the weak learners' normalised impurity
+importances (scikit-learn's definition).
+
 Boosting stops early if a learner is perfect (:math:`\varepsilon_t=0`: it gets
 vote 1 and the loop ends) or no better than chance (:math:`\varepsilon_t\ge
 1-1/K`: it is discarded). Same parameters, fitted attributes
@@ -35,6 +51,7 @@ References: Freund & Schapire (1997); Zhu, Zou, Rosset & Hastie (2009),
 import inspect
 
 import numpy as np
+from scipy.special import softmax
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -72,6 +89,8 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
     estimator_errors_ : ndarray of shape (n_estimators,)
         The weighted errors :math:`\\varepsilon_t` (1 for rounds that did not
         run).
+    feature_importances_ : ndarray of shape (n_features,)
+        The vote-weighted mean of the weak learners' importances.
     """
 
     def __init__(
@@ -188,6 +207,43 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         """
         *_, last = self.staged_decision_function(X)
         return last
+
+    def staged_predict_proba(self, X):
+        """Class probabilities after each round: a generator of arrays of
+        shape (n_samples, n_classes) (see :meth:`predict_proba`)."""
+        for decision in self.staged_decision_function(X):
+            yield self._proba(decision)
+
+    def predict_proba(self, X):
+        r"""Class probabilities :math:`\operatorname{softmax}(f(x)/(K-1))` of
+        the normalised votes :math:`f` (for two classes
+        :math:`\sigma(\pm f/2)` of the binary decision, whose two columns
+        are :math:`\mp f/2`), shape (n_samples, n_classes), as in
+        scikit-learn."""
+        return self._proba(self.decision_function(X))
+
+    def predict_log_proba(self, X):
+        """The logarithm of :meth:`predict_proba`."""
+        return np.log(self.predict_proba(X))
+
+    def _proba(self, decision):
+        K = self.n_classes_
+        if decision.ndim == 1:  # the binary decision is f_1 - f_0 = 2 f_1
+            decision = np.column_stack([-decision, decision]) / 2
+        else:
+            decision = decision / (K - 1)
+        return softmax(decision, axis=1)
+
+    @property
+    def feature_importances_(self):
+        """Vote-weighted mean of the weak learners' feature importances,
+        shape (n_features,)."""
+        check_is_fitted(self)
+        importances = [
+            learner.feature_importances_ for learner in self.estimators_
+        ]
+        weights = self.estimator_weights_[: len(importances)]
+        return weights @ np.array(importances) / self.estimator_weights_.sum()
 
     def staged_predict(self, X):
         """Predictions after each round: a generator of arrays of shape

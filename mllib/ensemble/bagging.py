@@ -11,6 +11,13 @@ e^{-1}\approx0.368`, so every point is *out of bag* for about a third of the
 members; averaging those members' predictions for it gives an honest estimate
 of the test error without a hold-out set.
 
+Each member's draws come from its own generator, seeded by the
+``n_estimators`` seeds the ensemble's ``random_state`` draws first, so member
+``b`` is the same however many members there are. That is what ``warm_start``
+needs (scikit-learn's semantics): refitting with more members keeps the fitted
+ones and adds those a single fit with the larger ``n_estimators`` would have
+grown.
+
 Classifiers average the members' class probabilities (soft voting; for fully
 grown trees, whose leaves are pure, this is the majority vote); regressors
 average the predictions. Same parameters and attributes as scikit-learn's
@@ -47,6 +54,7 @@ class BaseBagging(BaseEstimator):
         max_features=1.0,
         bootstrap=True,
         oob_score=False,
+        warm_start=False,
         random_state=None,
     ):
         self.estimator = estimator
@@ -55,6 +63,7 @@ class BaseBagging(BaseEstimator):
         self.max_features = max_features
         self.bootstrap = bootstrap
         self.oob_score = oob_score
+        self.warm_start = warm_start
         self.random_state = random_state
 
     def _make_estimator(self, seed):
@@ -81,6 +90,12 @@ class BaseBagging(BaseEstimator):
                 "oob_score=True needs bootstrap=True: without resampling no "
                 "point is out of bag."
             )
+        if self.oob_score and self.warm_start and not self._oob_warm_start:
+            raise ValueError(
+                f"{type(self).__name__} cannot combine oob_score=True with "
+                "warm_start=True (as in scikit-learn): fit from scratch for "
+                "an out-of-bag score."
+            )
         n_draws = (
             n
             if self.max_samples is None
@@ -89,25 +104,52 @@ class BaseBagging(BaseEstimator):
         n_features = self._n_member_features(d)
         return n_draws, n_features, check_random_state(self.random_state)
 
+    #: Whether ``oob_score`` may be combined with ``warm_start`` (forests
+    #: recompute the score over all members; scikit-learn's bagging refuses).
+    _oob_warm_start = False
+
     def _fit_members(self, X, y):
         """Fit ``n_estimators`` members on bootstrap samples of ``(X, y)``
-        (``y`` encoded); return self."""
+        (``y`` encoded), or with ``warm_start`` only the members beyond those
+        already fitted; return self."""
         n, d = X.shape
         n_draws, n_features, rng = self._check_params(n, d)
-        self.estimators_ = []
-        self.estimators_samples_, self.estimators_features_ = [], []
-        for _ in range(self.n_estimators):
+        # one seed per member, drawn up front: member b's draws do not depend
+        # on n_estimators
+        seeds = rng.integers(2**32, size=self.n_estimators)
+        n_fitted = (
+            len(self.estimators_)
+            if self.warm_start and hasattr(self, "estimators_")
+            else 0
+        )
+        if n_fitted > self.n_estimators:
+            raise ValueError(
+                f"n_estimators={self.n_estimators} must be larger or equal "
+                f"to len(estimators_)={n_fitted} when warm_start==True."
+            )
+        if n_fitted and n_fitted == self.n_estimators:
+            warnings.warn(
+                "Warm-start fitting without increasing n_estimators does "
+                "not fit new members.",
+                UserWarning,
+                stacklevel=3,
+            )
+        if not n_fitted:
+            self.estimators_ = []
+            self.estimators_samples_, self.estimators_features_ = [], []
+        for seed in seeds[n_fitted:]:
+            member_rng = np.random.default_rng(seed)
             drawn = (  # the bootstrap sample: n draws with replacement
-                rng.integers(0, n, n_draws)
+                member_rng.integers(0, n, n_draws)
                 if self.bootstrap
-                else rng.permutation(n)[:n_draws]
+                else member_rng.permutation(n)[:n_draws]
             )
             features = (  # the random subspace, if any
                 np.arange(d)
                 if n_features == d
-                else np.sort(rng.choice(d, n_features, replace=False))
+                else np.sort(member_rng.choice(d, n_features, replace=False))
             )
-            member = self._make_estimator(int(rng.integers(2**32)))
+            member = self._make_estimator(int(member_rng.integers(2**32)))
             counts = np.bincount(drawn, minlength=n)
             if "sample_weight" in inspect.signature(member.fit).parameters:
                 in_bag = np.flatnonzero(counts)  # a point drawn c times
@@ -182,6 +224,10 @@ class BaggingClassifier(ClassifierMixin, BaseBagging):
         Draw with replacement (otherwise without: *pasting*).
     oob_score : bool
         Estimate the accuracy from the out-of-bag points.
+    warm_start : bool
+        Keep the members of the previous fit and add members up to
+        ``n_estimators`` (the same members a fit from scratch would grow, for
+        an integer ``random_state``); cannot be combined with ``oob_score``.
     random_state : None, int or numpy.random.Generator
 
     Attributes
@@ -205,8 +251,17 @@ class BaggingClassifier(ClassifierMixin, BaseBagging):
         """Fit the members on bootstrap samples of ``X`` (n_samples,
         n_features) and labels ``y``; return self."""
         X, y = validate_data(self, X, y, dtype=np.float64)
-        self.classes_, y_index = encode_classes(y, estimator=self)
-        self.n_classes_ = len(self.classes_)
+        # one class is allowed, as in scikit-learn: every member predicts it
+        classes, y_index = encode_classes(
+            y, allow_one_class=True, estimator=self
+        )
+        if self.warm_start and hasattr(self, "classes_"):
+            if not np.array_equal(classes, self.classes_):
+                raise ValueError(
+                    f"warm_start=True needs the classes of the previous fit, "
+                    f"{self.classes_.tolist()}; y has {classes.tolist()}."
+                )
+        self.classes_, self.n_classes_ = classes, len(classes)
         return self._fit_members(X, y_index)
 
     def _output_shape(self):

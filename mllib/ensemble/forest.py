@@ -13,7 +13,10 @@ draws one subset per *tree*.
 
 Same parameters, defaults and attributes as scikit-learn's
 ``RandomForestClassifier`` / ``RandomForestRegressor`` (a subset); the random
-draws differ.
+draws differ. ``warm_start`` adds trees to a fitted forest and keeps the others
+(:mod:`mllib.ensemble.bagging`: tree ``b`` is the same however many trees are
+grown), and ``oob_score`` may be combined with it (the score is recomputed over
+all the trees), as in scikit-learn.
 
 Reference: Breiman (2001), *Random forests*; Hastie, Tibshirani & Friedman
 (2009), chapter 15.
@@ -29,6 +32,8 @@ class _Forest:
     """Members are trees with the forest's parameters; every tree sees every
     feature."""
 
+    _oob_warm_start = True
+
     def _make_estimator(self, seed):
         tree = (
             DecisionTreeClassifier
@@ -41,6 +46,8 @@ class _Forest:
             min_samples_split=self.min_samples_split,
             min_samples_leaf=self.min_samples_leaf,
             max_features=self.max_features,
+            max_leaf_nodes=self.max_leaf_nodes,
+            ccp_alpha=self.ccp_alpha,
             random_state=seed,
         )
 
@@ -65,12 +72,14 @@ class RandomForestClassifier(_Forest, BaggingClassifier):
     ----------
     n_estimators : int
         Number of trees.
-    criterion, max_depth, min_samples_split, min_samples_leaf :
+    criterion, max_depth, min_samples_split, min_samples_leaf, \
+max_leaf_nodes, ccp_alpha :
         Passed to every :class:`~mllib.tree.DecisionTreeClassifier`.
     max_features : "sqrt", "log2", int, float or None
         Features searched at each split (None: all, which is bagging of trees).
-    bootstrap, oob_score, random_state, max_samples :
-        As in :class:`~mllib.ensemble.BaggingClassifier`.
+    bootstrap, oob_score, warm_start, random_state, max_samples :
+        As in :class:`~mllib.ensemble.BaggingClassifier` (``oob_score`` may
+        be combined with ``warm_start`` here).
 
     Attributes
     ----------
@@ -87,9 +96,12 @@ class RandomForestClassifier(_Forest, BaggingClassifier):
         min_samples_split=2,
         min_samples_leaf=1,
         max_features="sqrt",
+        max_leaf_nodes=None,
         bootstrap=True,
         oob_score=False,
         random_state=None,
+        warm_start=False,
+        ccp_alpha=0.0,
         max_samples=None,
     ):
         self.n_estimators = n_estimators
@@ -98,9 +110,12 @@ class RandomForestClassifier(_Forest, BaggingClassifier):
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
         self.max_features = max_features
+        self.max_leaf_nodes = max_leaf_nodes
         self.bootstrap = bootstrap
         self.oob_score = oob_score
         self.random_state = random_state
+        self.warm_start = warm_start
+        self.ccp_alpha = ccp_alpha
         self.max_samples = max_samples
 
 
@@ -122,9 +137,12 @@ class RandomForestRegressor(_Forest, BaggingRegressor):
         min_samples_split=2,
         min_samples_leaf=1,
         max_features=1.0,
+        max_leaf_nodes=None,
         bootstrap=True,
         oob_score=False,
         random_state=None,
+        warm_start=False,
+        ccp_alpha=0.0,
         max_samples=None,
     ):
         self.n_estimators = n_estimators
@@ -133,7 +151,10 @@ class RandomForestRegressor(_Forest, BaggingRegressor):
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
         self.max_features = max_features
+        self.max_leaf_nodes = max_leaf_nodes
         self.bootstrap = bootstrap
         self.oob_score = oob_score
         self.random_state = random_state
+        self.warm_start = warm_start
+        self.ccp_alpha = ccp_alpha
         self.max_samples = max_samples

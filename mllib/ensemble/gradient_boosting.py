@@ -98,6 +98,8 @@ class BaseGradientBoosting(BaseEstimator):
         min_samples_leaf=1,
         max_depth=3,
         random_state=None,
+        max_leaf_nodes=None,
+        ccp_alpha=0.0,
     ):
         self.loss = loss
         self.learning_rate = learning_rate
@@ -107,6 +109,8 @@ class BaseGradientBoosting(BaseEstimator):
         self.min_samples_leaf = min_samples_leaf
         self.max_depth = max_depth
         self.random_state = random_state
+        self.max_leaf_nodes = max_leaf_nodes
+        self.ccp_alpha = ccp_alpha
 
     def _check_params(self):
         """The learning rate, the subsample fraction and the random
@@ -145,6 +149,8 @@ class BaseGradientBoosting(BaseEstimator):
                     max_depth=self.max_depth,
                     min_samples_split=self.min_samples_split,
                     min_samples_leaf=self.min_samples_leaf,
+                    max_leaf_nodes=self.max_leaf_nodes,
+                    ccp_alpha=self.ccp_alpha,
                 ).fit(X_m, residual[:, k], sample_weight=w_m)
                 self._update_leaves(tree, X_m, residual[:, k], w_m)
                 # F_m = F_{m-1} + nu h_m
@@ -202,8 +208,12 @@ class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
         Number of boosting stages (trees).
     subsample : float in (0, 1]
         Fraction of the points each tree is fitted on.
-    min_samples_split, min_samples_leaf, max_depth :
-        Passed to every :class:`~mllib.tree.DecisionTreeRegressor`.
+    min_samples_split, min_samples_leaf, max_depth, max_leaf_nodes, \
+ccp_alpha :
+        Passed to every :class:`~mllib.tree.DecisionTreeRegressor` (with
+        ``max_leaf_nodes`` each tree grows best first, within ``max_depth``
+        as well, as in scikit-learn; the leaf values are then set by the
+        loss's step).
     random_state : None, int or numpy.random.Generator
         Draws the subsamples.
 
@@ -231,6 +241,8 @@ class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
         min_samples_leaf=1,
         max_depth=3,
         random_state=None,
+        max_leaf_nodes=None,
+        ccp_alpha=0.0,
     ):
         super().__init__(
             loss=loss,
@@ -241,6 +253,8 @@ class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
             min_samples_leaf=min_samples_leaf,
             max_depth=max_depth,
             random_state=random_state,
+            max_leaf_nodes=max_leaf_nodes,
+            ccp_alpha=ccp_alpha,
         )
 
     def fit(self, X, y, sample_weight=None):
@@ -321,6 +335,8 @@ n_trees_per_iteration_)
         min_samples_leaf=1,
         max_depth=3,
         random_state=None,
+        max_leaf_nodes=None,
+        ccp_alpha=0.0,
     ):
         super().__init__(
             loss=loss,
@@ -331,6 +347,8 @@ n_trees_per_iteration_)
             min_samples_leaf=min_samples_leaf,
             max_depth=max_depth,
             random_state=random_state,
+            max_leaf_nodes=max_leaf_nodes,
+            ccp_alpha=ccp_alpha,
         )
 
     def fit(self, X, y, sample_weight=None):

@@ -20,6 +20,12 @@ residual's correlation :math:`z_j = x_j^\top(r + w_j x_j)`, where :math:`r = y
 .. math:: w_j \leftarrow \frac{S_{\ell_1}(z_j)}{\lVert x_j\rVert^2 + \ell_2},
           \qquad S_t(z) = \operatorname{sign}(z)\max(|z| - t, 0).
 
+With the constraint :math:`w \ge 0` (``positive=True``) the one-coordinate
+problem is a convex parabola in :math:`w_j` restricted to :math:`w_j \ge 0`,
+so its minimiser is the unconstrained one projected on :math:`[0, \infty)`:
+:math:`w_j \leftarrow \max(z_j - \ell_1, 0)/(\lVert x_j\rVert^2 +
+\ell_2)`, the negative branch of :math:`S` removed.
+
 Keeping :math:`r` up to date makes one update cost :math:`O(n)`: one inner
 product for :math:`z_j` and, if :math:`w_j` moved, one ``axpy`` for :math:`r`.
 The loop stops on the **duality gap**, a certificate: for any :math:`w` and any
@@ -50,7 +56,7 @@ from ..validation import check_scalar
 from ._base import LinearModel, center_data
 
 
-def duality_gap(w, X, y, residual, l1_reg, l2_reg):
+def duality_gap(w, X, y, residual, l1_reg, l2_reg, positive=False):
     r"""The gap :math:`P(w) - D(\nu) \ge P(w) - P(w^\star)`, at
     :math:`\nu = \theta r`.
 
@@ -62,18 +68,29 @@ def duality_gap(w, X, y, residual, l1_reg, l2_reg):
     with :math:`X^\top r - \ell_2 w` in the constraint and :math:`\lVert
     r\rVert^2 + \ell_2\lVert w\rVert^2` in the quadratic terms (the elastic net
     is a lasso on :math:`X` stacked over :math:`\sqrt{\ell_2}I`).
+
+    With :math:`w \ge 0` (``positive``) the penalty
+    :math:`\ell_1\sum_j w_j` plus the constraint has the conjugate that
+    bounds :math:`X^\top\nu` from above only: the constraint becomes
+    :math:`\max_j (X^\top\nu)_j \le \ell_1`, without absolute values.
     """
     quadratic = residual @ residual + l2_reg * (w @ w)
-    dual_norm = np.max(np.abs(X.T @ residual - l2_reg * w))
+    correlations = X.T @ residual - l2_reg * w
+    if not positive:
+        correlations = np.abs(correlations)
+    dual_norm = np.max(correlations, initial=0.0)
     scale = l1_reg / dual_norm if dual_norm > l1_reg else 1.0
     primal = 0.5 * quadratic + l1_reg * np.abs(w).sum()
     dual = -0.5 * scale**2 * quadratic + scale * (residual @ y)
     return primal - dual
 
 
-def enet_coordinate_descent(w, X, y, l1_reg, l2_reg, max_iter, tol):
+def enet_coordinate_descent(
+    w, X, y, l1_reg, l2_reg, max_iter, tol, positive=False
+):
     r"""Minimise :math:`P(w) = \tfrac12\lVert y-Xw\rVert^2
-    + \ell_1\lVert w\rVert_1 + \tfrac{\ell_2}2\lVert w\rVert^2`.
+    + \ell_1\lVert w\rVert_1 + \tfrac{\ell_2}2\lVert w\rVert^2`,
+    subject to :math:`w \ge 0` if ``positive``.
 
     Parameters
     ----------
@@ -108,7 +125,7 @@ def enet_coordinate_descent(w, X, y, l1_reg, l2_reg, max_iter, tol):
     coef = w.tolist()
     residual = y - X @ w
     gap_tol = tol * (y @ y)
-    gap = duality_gap(w, X, y, residual, l1_reg, l2_reg)
+    gap = duality_gap(w, X, y, residual, l1_reg, l2_reg, positive)
     if gap <= gap_tol:
         return w, gap, 0
     for sweep in range(1, max_iter + 1):
@@ -123,7 +140,7 @@ def enet_coordinate_descent(w, X, y, l1_reg, l2_reg, max_iter, tol):
             z = ddot(x_j, residual) + old * norm
             if z > l1_reg:
                 new = (z - l1_reg) / (norm + l2_reg)
-            elif z < -l1_reg:
+            elif z < -l1_reg and not positive:
                 new = (z + l1_reg) / (norm + l2_reg)
             else:
                 new = 0.0
@@ -135,7 +152,7 @@ def enet_coordinate_descent(w, X, y, l1_reg, l2_reg, max_iter, tol):
             w_max = max(w_max, abs(new))
         if w_max == 0.0 or change_max <= tol * w_max or sweep == max_iter:
             w = np.array(coef)
-            gap = duality_gap(w, X, y, residual, l1_reg, l2_reg)
+            gap = duality_gap(w, X, y, residual, l1_reg, l2_reg, positive)
             if gap <= gap_tol:
                 return w, gap, sweep
     warnings.warn(
@@ -193,6 +210,15 @@ class ElasticNet(LinearModel):
         reached.
     tol : float, default=1e-4
         Duality-gap tolerance, relative to :math:`\lVert y - \bar y\rVert^2`.
+    warm_start : bool, default=False
+        Start coordinate descent from the ``coef_`` of the previous ``fit``
+        (if any) instead of zero: along a decreasing sequence of ``alpha``
+        each fit then starts near its solution. The minimiser is the same;
+        only ``n_iter_`` changes.
+    positive : bool, default=False
+        Constrain the coefficients to be non-negative (the intercept stays
+        free): each coordinate update is projected on :math:`[0, \infty)`
+        (module docstring).
 
     Attributes
     ----------
@@ -208,8 +234,7 @@ class ElasticNet(LinearModel):
     Notes
     -----
     Same objective and parameters as ``sklearn.linear_model.ElasticNet`` (dense
-    input, no ``positive``, ``warm_start`` or random selection); coefficients
-    agree to the tolerance.
+    input, cyclic selection); coefficients agree to the tolerance.
     """
 
     def __init__(
@@ -219,12 +244,16 @@ class ElasticNet(LinearModel):
         fit_intercept=True,
         max_iter=1000,
         tol=1e-4,
+        warm_start=False,
+        positive=False,
     ):
         self.alpha = alpha
         self.l1_ratio = l1_ratio
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.tol = tol
+        self.warm_start = warm_start
+        self.positive = positive
 
     def fit(self, X, y):
         """Fit to ``X`` of shape (n_samples, n_features) and ``y`` of shape
@@ -237,17 +266,24 @@ class ElasticNet(LinearModel):
         )
         n_samples = len(yc)
         self.coef_, gap, self.n_iter_ = enet_coordinate_descent(
-            np.zeros(X.shape[1]),
+            self._starting_point(X.shape[1]),
             Xc,
             yc,
             n_samples * alpha * l1_ratio,
             n_samples * alpha * (1 - l1_ratio),
             max_iter,
             tol,
+            positive=bool(self.positive),
         )
         self.dual_gap_ = gap / n_samples
         self._set_intercept(X_offset, y_offset)
         return self
+
+    def _starting_point(self, n_features):
+        """Zero, or the previous fit's coefficients with ``warm_start``."""
+        if not self.warm_start or not hasattr(self, "coef_"):
+            return np.zeros(n_features)
+        return _checked_start(self.coef_, n_features, bool(self.positive))
 
     def _mixing(self):
         return self.l1_ratio
@@ -264,18 +300,37 @@ class Lasso(ElasticNet):
     y_c\rVert_\infty / n`.
     """
 
-    def __init__(self, alpha=1.0, fit_intercept=True, max_iter=1000, tol=1e-4):
+    def __init__(
+        self,
+        alpha=1.0,
+        fit_intercept=True,
+        max_iter=1000,
+        tol=1e-4,
+        warm_start=False,
+        positive=False,
+    ):
         self.alpha = alpha
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.tol = tol
+        self.warm_start = warm_start
+        self.positive = positive
 
     def _mixing(self):
         return 1.0
 
 
 def enet_path(
-    X, y, *, l1_ratio=0.5, eps=1e-3, alphas=100, max_iter=1000, tol=1e-4
+    X,
+    y,
+    *,
+    l1_ratio=0.5,
+    eps=1e-3,
+    alphas=100,
+    coef_init=None,
+    positive=False,
+    max_iter=1000,
+    tol=1e-4,
 ):
     r"""Elastic-net coefficients along a decreasing grid of :math:`\lambda`.
 
@@ -297,6 +352,10 @@ def enet_path(
     alphas : int or array-like, default=100
         Number of grid points, or the values themselves (used in decreasing
         order).
+    coef_init : array-like of shape (n_features,), default=None
+        Where the first fit starts (a warm start); zero by default.
+    positive : bool, default=False
+        Constrain the coefficients to be non-negative.
     max_iter, tol
         As in :class:`ElasticNet`.
 
@@ -310,7 +369,11 @@ def enet_path(
         X, y, l1_ratio, eps, alphas, max_iter, tol
     )
     n_samples, n_features = X.shape
-    w = np.zeros(n_features)  # the solution at λ_max
+    w = (
+        np.zeros(n_features)  # the solution at λ_max
+        if coef_init is None
+        else _checked_start(coef_init, n_features, positive)
+    )
     coefs, gaps = np.empty((n_features, len(alphas))), np.empty(len(alphas))
     for k, alpha in enumerate(alphas):  # decreasing λ, each fit warm-started
         w, gap, _ = enet_coordinate_descent(
@@ -321,9 +384,26 @@ def enet_path(
             n_samples * alpha * (1 - l1_ratio),
             max_iter,
             tol,
+            positive=positive,
         )
         coefs[:, k], gaps[k] = w, gap / n_samples
     return alphas, coefs, gaps
+
+
+def _checked_start(coef, n_features, positive):
+    """A copy of a starting point ``coef`` for coordinate descent, checked
+    against the problem: one coefficient per feature, finite, and feasible
+    (non-negative) when the coefficients are constrained."""
+    start = np.array(coef, dtype=np.float64).ravel()
+    if start.shape != (n_features,) or not np.all(np.isfinite(start)):
+        raise ValueError(
+            f"The starting coefficients must be {n_features} finite numbers "
+            f"(one per feature); got shape {np.shape(coef)}. With "
+            "warm_start=True, fit again on data with the same features, or "
+            "set warm_start=False."
+        )
+    # a negative start is projected: the first sweep would set it to 0
+    return np.maximum(start, 0.0) if positive else start
 
 
 def _check_path_arguments(X, y, l1_ratio, eps, alphas, max_iter, tol):
@@ -341,9 +421,27 @@ def _check_path_arguments(X, y, l1_ratio, eps, alphas, max_iter, tol):
     return np.asfortranarray(X), y, alphas, l1_ratio, max_iter, tol
 
 
-def lasso_path(X, y, *, eps=1e-3, alphas=100, max_iter=1000, tol=1e-4):
+def lasso_path(
+    X,
+    y,
+    *,
+    eps=1e-3,
+    alphas=100,
+    coef_init=None,
+    positive=False,
+    max_iter=1000,
+    tol=1e-4,
+):
     """Lasso coefficients along a path: :func:`enet_path` with
     ``l1_ratio=1``."""
     return enet_path(
-        X, y, l1_ratio=1.0, eps=eps, alphas=alphas, max_iter=max_iter, tol=tol
+        X,
+        y,
+        l1_ratio=1.0,
+        eps=eps,
+        alphas=alphas,
+        coef_init=coef_init,
+        positive=positive,
+        max_iter=max_iter,
+        tol=tol,
     )

@@ -9,7 +9,18 @@ For labels :math:`y_i\in\{0,1\}` (``classes_[1]`` is class 1) and
         + \tfrac12\lVert w\rVert^2,
 
 the same as scikit-learn's :math:`C\sum_i\log(1+e^{-\tilde y_i(w^\top
-x_i+b)})+\frac12\lVert w\rVert^2` with :math:`\tilde y_i=2y_i-1`. With
+x_i+b)})+\frac12\lVert w\rVert^2` with :math:`\tilde y_i=2y_i-1`. The
+penalty is in general scikit-learn's elastic net
+
+.. math:: r(w) = \rho\lVert w\rVert_1 + \tfrac{1-\rho}2\lVert w\rVert_2^2,
+          \qquad \rho = \texttt{l1\_ratio}\in[0, 1],
+
+:math:`\rho = 0` the ridge penalty above, :math:`\rho = 1` the lasso's; with
+:math:`\rho > 0` the objective is not differentiable where a weight is 0,
+and it is minimised by proximal Newton steps
+(:mod:`mllib.linear_model.proximal_newton`), which keep the
+:math:`\ell_1` term exact and so set weights exactly to zero. Sample and
+class weights :math:`s_i` multiply the terms of the sum over samples. With
 :math:`K>2` classes it is the softmax (multinomial) model in the symmetric
 parametrisation: one weight vector per class, all penalised, so that
 :math:`\sum_k w_k=0` at the optimum, and intercepts normalised to sum to zero.
@@ -27,7 +38,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..exceptions import ConvergenceWarning
 from ..optim import gradient_descent
-from ..validation import check_scalar, encode_classes
+from ..validation import check_sample_weight, check_scalar, encode_classes
 from .logistic_loss import (
     logistic_gradient,
     logistic_hessian,
@@ -37,34 +48,76 @@ from .logistic_loss import (
     softmax_loss,
 )
 from .newton import newton_cholesky
+from .proximal_newton import proximal_newton
 from .separation import separating_direction
+
+_SOLVERS = ("newton", "lbfgs", "gd")
+_PENALTIES = ("deprecated", "l2", "l1", "elasticnet", None)
 
 
 class LogisticRegression(ClassifierMixin, BaseEstimator):
     r"""Penalised maximum-likelihood logistic (``K = 2``) or softmax (``K >
     2``) regression.
 
+    Minimises :math:`C\sum_i s_i\ell_i(W, b) + \rho\lVert W\rVert_1 +
+    \frac{1-\rho}2\lVert W\rVert_F^2` (module docstring), :math:`s_i` the
+    sample weight times the weight of sample :math:`i`'s class.
+
     Parameters
     ----------
-    penalty : {"l2", None}, default "l2"
-        ``None`` removes the penalty (maximum likelihood). On separable data
-        the maximum- likelihood estimate does not exist, and ``fit`` raises a
-        ``ValueError``. The only positional parameter, as in scikit-learn.
+    penalty : {"l2", "l1", "elasticnet", None}, default "deprecated"
+        scikit-learn 1.8 deprecated this parameter in favour of ``l1_ratio``
+        and ``C``; its default "deprecated" means: the penalty ``l1_ratio``
+        describes (``"l2"`` for 0, ``"l1"`` for 1, ``"elasticnet"`` in
+        between), none if ``C=np.inf``. Given explicitly, ``"l2"`` and
+        ``"l1"`` fix :math:`\rho` to 0 and 1 (a warning if ``l1_ratio``
+        says otherwise, as in scikit-learn), ``"elasticnet"`` takes it from
+        ``l1_ratio``, and ``None`` removes the penalty (maximum
+        likelihood). On separable data the maximum-likelihood estimate does
+        not exist, and ``fit`` raises a ``ValueError``. The only positional
+        parameter, as in scikit-learn.
     C : float, default 1.0
         Inverse penalty strength: the objective is
-        :math:`C\sum_i\ell_i+\frac12\lVert W\rVert_F^2`, the intercepts
-        unpenalised (the same as scikit-learn's). ``C=np.inf`` means no
-        penalty.
-    fit_intercept : bool
-    solver : {"newton", "lbfgs", "gd"}
-        Newton's method with a Cholesky solve (IRLS), scipy's L-BFGS-B, or
-        gradient descent with the constant step :math:`1/L`
-        (:func:`mllib.optim.gradient_descent`).
-    max_iter : int
-    tol : float
+        :math:`C\sum_i s_i\ell_i + r(W)`, the intercepts unpenalised (the
+        same as scikit-learn's). ``C=np.inf`` means no penalty.
+    l1_ratio : float in [0, 1], default 0.0
+        The :math:`\ell_1` share :math:`\rho` of the elastic-net penalty
+        :math:`r(W) = \rho\lVert W\rVert_1 +
+        \frac{1-\rho}2\lVert W\rVert_F^2`. The larger it is (or the
+        smaller ``C``), the more weights are exactly 0.
+    fit_intercept : bool, default True
+    class_weight : dict, "balanced" or None, default None
+        Weights of the classes, multiplying the loss of their samples (so a
+        class weight :math:`c` is a per-sample :math:`C` of :math:`cC`):
+        ``{label: weight}`` (missing labels weigh 1), or ``"balanced"``,
+        :math:`n / (K n_k)` for class :math:`k` with :math:`n_k` samples, so
+        that every class carries the same total weight.
+    solver : {"newton", "lbfgs", "gd"}, default "newton"
+        Newton's method with a Cholesky solve (IRLS), which for an
+        :math:`\ell_1` share :math:`\rho > 0` becomes proximal Newton
+        (:func:`mllib.linear_model.proximal_newton.proximal_newton`);
+        scipy's L-BFGS-B; or gradient descent with the constant step
+        :math:`1/L` (:func:`mllib.optim.gradient_descent`). The last two need
+        a differentiable objective, so only the ``l2`` penalty or none.
+        scikit-learn's names ("lbfgs" aside) select its own
+        implementations and raise a ``ValueError`` here: its
+        "newton-cholesky" is this "newton"; for :math:`\ell_1` and
+        elastic-net penalties, where scikit-learn needs "saga" or
+        "liblinear", use "newton". All minimise the same objective (except
+        "liblinear", which also penalises the intercept), so the choice
+        changes only the time and the stopping rule.
+    max_iter : int, default 100
+    tol : float, default 1e-4
         Stop when the gradient of the objective divided by :math:`Cn` is at
         most ``tol`` (max-norm for Newton and L-BFGS, 2-norm for gradient
-        descent).
+        descent); with an :math:`\ell_1` share, when the smallest
+        subgradient (its max-norm) is, which is zero exactly at the
+        minimum.
+    warm_start : bool, default False
+        Start the solver from the previous fit's ``coef_`` and
+        ``intercept_`` instead of zero (same number of classes and
+        features required). The minimiser is the same; ``n_iter_`` is
+        smaller along a sequence of nearby ``C``.
 
     Attributes
     ----------
@@ -77,85 +130,128 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
     References
     ----------
     Hastie, Tibshirani & Friedman, *The Elements of Statistical Learning*,
-    §4.4. Equivalent to ``sklearn.linear_model.LogisticRegression(C=C)``
-    (``C=np.inf`` for ``penalty=None``).
+    §4.4 and §18.4 (the :math:`\ell_1` penalty). Equivalent to
+    ``sklearn.linear_model.LogisticRegression(C=C, l1_ratio=l1_ratio,
+    class_weight=class_weight)`` (with ``solver="saga"`` when
+    :math:`\rho > 0`).
     """
 
     def __init__(
         self,
-        penalty="l2",
+        penalty="deprecated",
         *,
         C=1.0,
+        l1_ratio=0.0,
         fit_intercept=True,
+        class_weight=None,
         solver="newton",
         max_iter=100,
         tol=1e-4,
+        warm_start=False,
     ):
-        self.C = C
         self.penalty = penalty
+        self.C = C
+        self.l1_ratio = l1_ratio
         self.fit_intercept = fit_intercept
+        self.class_weight = class_weight
         self.solver = solver
         self.max_iter = max_iter
         self.tol = tol
+        self.warm_start = warm_start
 
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Fit the model to ``X`` of shape (n_samples, n_features) and labels
-        ``y``; return self."""
+        ``y``, optionally weighted by ``sample_weight`` of shape
+        (n_samples,); return self."""
         C = check_scalar(self.C, "C", low=0, low_inclusive=False)
         tol = check_scalar(self.tol, "tol", low=0, low_inclusive=False)
-        if self.penalty not in ("l2", None):
-            raise ValueError(
-                f'penalty must be "l2" or None; got {self.penalty!r}.'
-            )
-        if self.solver not in ("newton", "lbfgs", "gd"):
-            raise ValueError(
-                'solver must be "newton", "lbfgs" or "gd"; got '
-                f"{self.solver!r}."
-            )
+        penalised, l1_share = self._penalty(C)
+        self._check_solver(l1_share)
         if (
-            not isinstance(self.max_iter, numbers.Integral)
+            isinstance(self.max_iter, bool)
+            or not isinstance(self.max_iter, numbers.Integral)
             or self.max_iter < 1
         ):
             raise ValueError(
                 f"max_iter must be a positive integer; got {self.max_iter!r}."
             )
         X, y = validate_data(self, X, y, dtype=np.float64)
-        self.classes_, y_index = encode_classes(y, estimator=self)
+        classes, y_index = encode_classes(y, estimator=self)
+        weights = check_sample_weight(sample_weight, len(y))
+        per_class = _class_weights(
+            self.class_weight, classes, y_index, weights
+        )
+        weights = weights * per_class[y_index]  # s_i: sample x class weight
         n, d = X.shape
-        K = len(self.classes_)
+        K = len(classes)
         # a new Fortran-ordered design matrix (the caller's X is untouched):
         # BLAS reads its columns without copies when forming XᵀWX
         X1 = np.asfortranarray(
             np.column_stack([X, np.ones(n)]) if self.fit_intercept else X
         )
-        alpha = 0.0 if self.penalty is None or np.isinf(C) else 1.0 / (C * n)
-        if alpha == 0.0 and separating_direction(X1, y_index, K) is not None:
+        alpha = 1.0 / (C * n) if penalised else 0.0
+        weighted = weights > 0  # samples of weight 0 do not exist for the fit
+        if alpha == 0.0 and (
+            separating_direction(X1[weighted], y_index[weighted], K)
+            is not None
+        ):
             raise ValueError(
                 "The classes are linearly separable (completely or "
                 "quasi-completely), so the "
                 "unpenalised maximum-likelihood estimate does not exist: "
                 "the likelihood keeps "
                 "increasing as the weights grow without bound. Use "
-                'penalty="l2" with a finite C.'
+                "a penalty (l1_ratio in [0, 1] with a finite C)."
             )
+        start = self._warm_start(K, X1.shape[1])
+        s = None if np.all(weights == 1.0) else weights
+        l2, l1 = alpha * (1 - l1_share), alpha * l1_share
         if K == 2:
             objective = self._binary_objective(
-                X1, y_index.astype(float), alpha
+                X1, y_index.astype(float), s, l2
             )
         else:
-            objective = self._softmax_objective(X1, np.eye(K)[y_index], alpha)
-        fun, grad, grad_hess, theta0, unpack = objective
+            objective = self._softmax_objective(
+                X1, np.eye(K)[y_index], s, l2, all_rows_free=alpha > 0
+            )
+        fun, grad, grad_hess, free, penalised_entries = objective
+        if start is None:
+            theta0 = np.zeros(np.count_nonzero(free))
+        else:
+            # move the previous Θ to this parametrisation, in which the
+            # fixed entries are 0, by the shifts that leave the loss
+            # unchanged: of all intercepts, and of all unpenalised weights
+            if K > 2 and self.fit_intercept:
+                start[:, -1] -= start[-1, -1]
+            if K > 2 and not free[-1, :d].any():
+                start[:, :d] -= start[-1, :d]
+            theta0 = start[free]
         # the step of gradient descent is 1/L; the loss Hessian is at most
-        # ‖X‖²/(4n) (binary, p(1-p) ≤ 1/4) or ‖X‖²/(2n) (softmax, Böhning's
-        # bound), plus α from the penalty
+        # max(s)‖X‖²/(4n) (binary, p(1-p) ≤ 1/4) or max(s)‖X‖²/(2n)
+        # (softmax, Böhning's bound), plus α from the penalty
         lipschitz = lambda: (
-            np.linalg.eigvalsh(X1.T @ X1)[-1] / n / (4 if K == 2 else 2)
+            np.linalg.eigvalsh(X1.T @ X1)[-1]
+            * np.max(weights)
+            / n
+            / (4 if K == 2 else 2)
             + alpha
         )
-        theta, n_iter = self._minimise(
-            fun, grad, grad_hess, theta0, lipschitz, tol
-        )
-        Theta = unpack(theta)
+        if l1 > 0:
+            result = proximal_newton(
+                fun,
+                grad_hess,
+                theta0,
+                l1 * penalised_entries,
+                max_iter=self.max_iter,
+                tol=tol,
+            )
+            theta, n_iter = result.x, result.n_iter
+        else:
+            theta, n_iter = self._minimise(
+                fun, grad, grad_hess, theta0, lipschitz, tol
+            )
+        Theta = np.zeros(free.shape)
+        Theta[free] = theta
         if K > 2 and self.fit_intercept:
             Theta[:, -1] -= Theta[
                 :, -1
@@ -163,6 +259,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         if K > 2 and alpha == 0.0:
             # so are unpenalised weights
             Theta[:, :d] -= Theta[:, :d].mean(axis=0)
+        self.classes_ = classes
         self.coef_ = Theta[:, :d].copy()
         self.intercept_ = (
             Theta[:, d].copy() if self.fit_intercept else np.zeros(len(Theta))
@@ -170,39 +267,125 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         self.n_iter_ = np.array([n_iter])
         return self
 
-    def _binary_objective(self, X1, y, alpha):
-        """fun, grad, grad_hess, start of θ = (w, b), and the map θ -> Θ of
-        shape (1, d')."""
-        args = (X1, y, alpha, self.fit_intercept)
+    def _penalty(self, C):
+        """(penalised, ρ): whether there is a penalty, and its l1 share,
+        from ``penalty``, ``l1_ratio`` and ``C`` as scikit-learn reads
+        them."""
+        if self.penalty not in _PENALTIES:
+            raise ValueError(
+                'penalty must be "l2", "l1", "elasticnet" or None (or left '
+                'at its default, "deprecated": then l1_ratio and C decide); '
+                f"got {self.penalty!r}."
+            )
+        l1_ratio = self.l1_ratio
+        if l1_ratio is None:  # deprecated in scikit-learn 1.8: means 0
+            warnings.warn(
+                "l1_ratio=None was deprecated in scikit-learn 1.8; it means "
+                "l1_ratio=0 (the l2 penalty). Use a number in [0, 1].",
+                FutureWarning,
+                stacklevel=3,
+            )
+            l1_ratio = 0.0
+        l1_ratio = check_scalar(l1_ratio, "l1_ratio", low=0, high=1)
+        penalty = self.penalty
+        if penalty == "deprecated":
+            return not np.isinf(C), float(l1_ratio)
+        if (penalty == "l2" and l1_ratio != 0) or (
+            penalty == "l1" and l1_ratio != 1
+        ):
+            warnings.warn(
+                f"Inconsistent values: penalty={penalty!r} with "
+                f"l1_ratio={l1_ratio}; penalty wins (as in scikit-learn). "
+                "Leave penalty at its default and use l1_ratio only.",
+                UserWarning,
+                stacklevel=3,
+            )
+        if penalty is None:
+            if C != 1.0:
+                warnings.warn(
+                    "Setting penalty=None ignores the C and l1_ratio "
+                    "parameters (as in scikit-learn).",
+                    UserWarning,
+                    stacklevel=3,
+                )
+            return False, 0.0
+        share = {"l2": 0.0, "l1": 1.0, "elasticnet": float(l1_ratio)}
+        return not np.isinf(C), share[penalty]
+
+    def _check_solver(self, l1_share):
+        if self.solver not in _SOLVERS:
+            raise ValueError(
+                'solver must be "newton", "lbfgs" or "gd"; got '
+                f"{self.solver!r}. mllib implements these three (for an l1 "
+                'or elastic-net penalty, "newton" runs proximal Newton); '
+                "scikit-learn's other solvers minimise the same objective "
+                "(liblinear also penalises the intercept): use "
+                "sklearn.linear_model.LogisticRegression for them."
+            )
+        if l1_share > 0 and self.solver != "newton":
+            raise ValueError(
+                f'solver="{self.solver}" needs a differentiable objective, '
+                f"and the l1 part of the penalty (l1_ratio={self.l1_ratio}) "
+                'is not differentiable at 0. Use solver="newton", which '
+                "runs proximal Newton for l1 and elastic-net penalties."
+            )
+
+    def _warm_start(self, K, d_prime):
+        """The previous fit's parameters as Θ of shape (K or 1, d') in the
+        solver's parametrisation, or None for a cold start."""
+        if not self.warm_start or not hasattr(self, "coef_"):
+            return None
+        rows = 1 if K == 2 else K
+        d = d_prime - self.fit_intercept
+        if self.coef_.shape != (rows, d):
+            raise ValueError(
+                f"warm_start needs the previous fit's coef_ of shape "
+                f"{(rows, d)} for {K} classes and {d} features; it has shape "
+                f"{self.coef_.shape}. Set warm_start=False to fit from "
+                "scratch."
+            )
+        Theta = np.column_stack([self.coef_, self.intercept_])[:, :d_prime]
+        return Theta
+
+    def _binary_objective(self, X1, y, s, alpha):
+        """fun, grad, grad_hess of θ = (w, b), the mask of free entries of
+        Θ = θ[None, :] (all), and which free entries are penalised."""
+        args = (X1, y, alpha, self.fit_intercept, s)
+        penalised = np.ones(X1.shape[1])
+        penalised[-1] = not self.fit_intercept
         return (
             lambda theta: logistic_loss(theta, *args),
             lambda theta: logistic_gradient(theta, *args),
             lambda theta: (
                 logistic_gradient(theta, *args),
-                lambda: logistic_hessian(theta, X1, alpha, self.fit_intercept),
+                lambda: logistic_hessian(
+                    theta, X1, alpha, self.fit_intercept, s
+                ),
             ),
-            np.zeros(X1.shape[1]),
-            lambda theta: theta[None, :],
+            np.ones((1, X1.shape[1]), dtype=bool),
+            penalised,
         )
 
-    def _softmax_objective(self, X1, Y, alpha):
-        """fun, grad, grad_hess, start of the free entries of Θ, and the map to
-        the full Θ (K, d').
+    def _softmax_objective(self, X1, Y, s, alpha, all_rows_free):
+        """fun, grad, grad_hess of the free entries θ of Θ (K, d'), the
+        mask of free entries, and which of them are penalised.
 
-        Only differences between the class rows of Θ enter the loss. Penalised,
-        the weights of every class are free and the penalty picks the symmetric
-        solution; unpenalised, the last class's weights stay 0 (a reference
-        class, centred after the fit). The last class's intercept stays 0 in
-        both cases (centred after the fit).
+        Only differences between the class rows of Θ enter the loss.
+        Penalised, the weights of every class are free and the penalty
+        picks the symmetric solution; unpenalised, the last class's weights
+        stay 0 (a reference class, centred after the fit). The last class's
+        intercept stays 0 in both cases (centred after the fit).
         """
         K, d_prime = Y.shape[1], X1.shape[1]
         free = np.zeros((K, d_prime), dtype=bool)
-        free[: K if alpha > 0 else K - 1] = True
+        free[: K if all_rows_free else K - 1] = True
         if self.fit_intercept:
             free[-1, -1] = False
         rows = np.flatnonzero(free.any(axis=1))
         keep = free[rows].ravel()
-        args = (X1, Y, alpha, self.fit_intercept)
+        penalised = np.ones((K, d_prime))
+        penalised[:, -1] = not self.fit_intercept
+        args = (X1, Y, alpha, self.fit_intercept, s)
 
         def unpack(theta):
             Theta = np.zeros((K, d_prime))
@@ -214,7 +397,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
 
         def hess(theta):
             H = softmax_hessian(
-                unpack(theta), X1, alpha, self.fit_intercept, rows
+                unpack(theta), X1, alpha, self.fit_intercept, rows, s
             )
             return H[np.ix_(keep, keep)]
 
@@ -222,7 +405,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
             return grad(theta), lambda: hess(theta)
 
         fun = lambda theta: softmax_loss(unpack(theta), *args)  # noqa: E731
-        return fun, grad, grad_hess, np.zeros(np.count_nonzero(free)), unpack
+        return fun, grad, grad_hess, free, penalised[free]
 
     def _minimise(self, fun, grad, grad_hess, theta0, lipschitz, tol):
         if self.solver == "newton":
@@ -293,3 +476,39 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         if len(self.classes_) == 2:
             return self.classes_[(scores > 0).astype(int)]
         return self.classes_[np.argmax(scores, axis=1)]
+
+
+def _class_weights(class_weight, classes, y_index, sample_weight):
+    """The weight of each class, shape (K,), from ``class_weight``: None
+    (all 1), ``"balanced"`` (n / (K n_k), with n and n_k counted in sample
+    weights, as scikit-learn does) or a dict {label: weight}."""
+    if class_weight is None:
+        return np.ones(len(classes))
+    if isinstance(class_weight, str) and class_weight == "balanced":
+        counts = np.bincount(
+            y_index, weights=sample_weight, minlength=len(classes)
+        )
+        return counts.sum() / (len(classes) * counts)
+    if not isinstance(class_weight, dict):
+        raise ValueError(
+            'class_weight must be None, "balanced" or a dict {label: '
+            f"weight}}; got {class_weight!r}."
+        )
+    # scikit-learn's rule: labels absent from y are ignored when every class
+    # has a weight (say, a cross-validation fold without some class), and
+    # are an error otherwise, as they are then most likely misspelt
+    unweighted = [label for label in classes if label not in class_weight]
+    if unweighted and len(classes) - len(unweighted) != len(class_weight):
+        raise ValueError(
+            f"The classes, {unweighted}, are not in class_weight, and some "
+            "of its keys are not classes of y. Name every class, or only "
+            "classes of y."
+        )
+    weights = np.array(
+        [class_weight.get(label, 1.0) for label in classes], dtype=float
+    )
+    if np.any(weights < 0) or not np.all(np.isfinite(weights)):
+        raise ValueError(
+            f"class_weight must be finite and non-negative; got {class_weight}."
+        )
+    return weights

@@ -4,6 +4,10 @@ Hessians.
 The objectives are scikit-learn's divided by :math:`Cn` (the same minimiser),
 with :math:`\alpha = 1/(Cn)` and the intercept, when there is one, the
 coefficient of the last column of ``X`` (a column of ones), never penalised.
+Sample weights :math:`s_i \ge 0` (from ``sample_weight`` and
+``class_weight``) multiply the terms of the sums over samples below, and the
+matching rows of the gradient and Hessian; the formulas are written for
+:math:`s_i = 1`.
 
 **Binary**, :math:`y_i\in\{0,1\}`, parameters :math:`\theta=(w,b)`, :math:`z =
 X\theta`, :math:`p=\sigma(z)`:
@@ -49,9 +53,18 @@ def _penalty_mask(d_prime, fit_intercept):
     return mask
 
 
-def logistic_loss(theta, X, y, alpha=0.0, fit_intercept=True):
+def _weighted_mean(values, sample_weight):
+    """(1/n) Σ_i s_i v_i, the plain mean when ``sample_weight`` is None."""
+    if sample_weight is None:
+        return np.mean(values)
+    return (sample_weight @ values) / len(values)
+
+
+def logistic_loss(
+    theta, X, y, alpha=0.0, fit_intercept=True, sample_weight=None
+):
     """Binary objective; ``theta`` (d',), ``X`` (n, d'), ``y`` (n,) in {0,
-    1}."""
+    1}, optional weights ``sample_weight`` (n,)."""
     z = X @ theta
     # log(1 + e^z) = logaddexp(0, z): no overflow for large z, no log(0) for
     # very negative z
@@ -60,32 +73,45 @@ def logistic_loss(theta, X, y, alpha=0.0, fit_intercept=True):
         * alpha
         * np.sum(theta[_penalty_mask(len(theta), fit_intercept)] ** 2)
     )
-    return float(np.mean(np.logaddexp(0.0, z) - y * z) + penalty)
+    terms = np.logaddexp(0.0, z) - y * z
+    return float(_weighted_mean(terms, sample_weight) + penalty)
 
 
-def logistic_gradient(theta, X, y, alpha=0.0, fit_intercept=True):
-    """Binary gradient, shape (d',): ``Xᵀ(σ(Xθ) - y) / n`` plus the penalty."""
+def logistic_gradient(
+    theta, X, y, alpha=0.0, fit_intercept=True, sample_weight=None
+):
+    """Binary gradient, shape (d',): ``Xᵀ s(σ(Xθ) - y) / n`` plus the
+    penalty."""
     residual = expit(X @ theta) - y
+    if sample_weight is not None:
+        residual *= sample_weight
     return X.T @ residual / len(X) + alpha * theta * _penalty_mask(
         len(theta), fit_intercept
     )
 
 
-def logistic_hessian(theta, X, alpha=0.0, fit_intercept=True):
-    """Binary Hessian, shape (d', d'): ``Xᵀ diag(p(1-p)) X / n`` plus the
+def logistic_hessian(
+    theta, X, alpha=0.0, fit_intercept=True, sample_weight=None
+):
+    """Binary Hessian, shape (d', d'): ``Xᵀ diag(s p(1-p)) X / n`` plus the
     penalty."""
     z = X @ theta
     # p(1 - p) = σ(z)σ(-z): no cancellation in 1 - p when p is close to 1
-    H = weighted_gram(X, expit(z) * expit(-z)) / len(X)
+    curvature = expit(z) * expit(-z)
+    if sample_weight is not None:
+        curvature *= sample_weight
+    H = weighted_gram(X, curvature) / len(X)
     H[np.diag_indices_from(H)] += alpha * _penalty_mask(
         len(theta), fit_intercept
     )
     return H
 
 
-def softmax_loss(Theta, X, Y, alpha=0.0, fit_intercept=True):
+def softmax_loss(
+    Theta, X, Y, alpha=0.0, fit_intercept=True, sample_weight=None
+):
     """Softmax objective; ``Theta`` (K, d'), ``X`` (n, d'), one-hot ``Y`` (n,
-    K)."""
+    K), optional weights ``sample_weight`` (n,)."""
     Z = Theta @ X.T  # Zᵀ, shape (K, n): the sums over classes run along
     # contiguous rows, several times faster than along rows of length K
     # log Σ_k e^{z_ik} by logsumexp: shifted by the maximum, it never overflows
@@ -94,28 +120,37 @@ def softmax_loss(Theta, X, Y, alpha=0.0, fit_intercept=True):
         * alpha
         * np.sum(Theta[:, _penalty_mask(X.shape[1], fit_intercept)] ** 2)
     )
-    return float(
-        np.mean(logsumexp(Z, axis=0)) - np.sum(Y.T * Z) / len(X) + penalty
-    )
+    terms = logsumexp(Z, axis=0) - np.sum(Y.T * Z, axis=0)
+    return float(_weighted_mean(terms, sample_weight) + penalty)
 
 
-def softmax_gradient(Theta, X, Y, alpha=0.0, fit_intercept=True):
-    """Softmax gradient, shape (K, d'): ``(P - Y)ᵀX / n`` plus the penalty."""
+def softmax_gradient(
+    Theta, X, Y, alpha=0.0, fit_intercept=True, sample_weight=None
+):
+    """Softmax gradient, shape (K, d'): ``(P - Y)ᵀ diag(s) X / n`` plus the
+    penalty."""
     P = softmax(Theta @ X.T, axis=0)  # Pᵀ, shape (K, n), as in softmax_loss
-    return (P - Y.T) @ X / len(X) + alpha * Theta * _penalty_mask(
+    residual = P - Y.T
+    if sample_weight is not None:
+        residual *= sample_weight
+    return residual @ X / len(X) + alpha * Theta * _penalty_mask(
         X.shape[1], fit_intercept
     )
 
 
-def softmax_hessian(Theta, X, alpha=0.0, fit_intercept=True, rows=None):
+def softmax_hessian(
+    Theta, X, alpha=0.0, fit_intercept=True, rows=None, sample_weight=None
+):
     """Softmax Hessian in the rows ``rows`` of ``Theta`` (default all),
     flattened row-major.
 
     Returns shape (r d', r d') for r = ``len(rows)``; block (k, l) is ``Xᵀ
-    diag(p_k(δ_kl - p_l)) X / n``.
+    diag(s p_k(δ_kl - p_l)) X / n``.
     """
     n, d_prime = X.shape
     P = softmax(Theta @ X.T, axis=0)  # Pᵀ: row k is p_k, shape (K, n)
+    # each sample's weight multiplies its curvature p_k(δ_kl - p_l)
+    s = np.ones(n) if sample_weight is None else sample_weight
     rows = np.arange(len(Theta)) if rows is None else np.asarray(rows)
     H = np.empty((len(rows) * d_prime, len(rows) * d_prime))
     block = [slice(a * d_prime, (a + 1) * d_prime) for a in range(len(rows))]
@@ -123,9 +158,9 @@ def softmax_hessian(Theta, X, alpha=0.0, fit_intercept=True, rows=None):
         # diagonal block exactly: p_k(1 - p_k) = p_k Σ_{l≠k} p_l, as 1 - p_k
         # cancels when p_k ≈ 1
         others = np.sum(P[:k], axis=0) + np.sum(P[k + 1 :], axis=0)
-        H[block[a], block[a]] = weighted_gram(X, P[k] * others)
+        H[block[a], block[a]] = weighted_gram(X, s * P[k] * others)
         for b in range(a + 1, len(rows)):  # H is symmetric: l > k only
-            H[block[a], block[b]] = -weighted_gram(X, P[k] * P[rows[b]])
+            H[block[a], block[b]] = -weighted_gram(X, s * P[k] * P[rows[b]])
             H[block[b], block[a]] = H[block[a], block[b]].T
     H /= n
     H[np.diag_indices_from(H)] += alpha * np.tile(

@@ -1,5 +1,5 @@
 r"""Growing a tree: greedy recursive binary splitting, all the nodes of one
-depth at a time.
+depth at a time, or, with ``max_leaf_nodes``, the best node first.
 
 Finding an optimal tree is intractable already in simple versions (Hyafil &
 Rivest, 1976: deciding whether a tree of binary tests identifies every point
@@ -11,15 +11,30 @@ than ``2 * min_samples_leaf``, or when no valid split exists. A split is made
 even when it does not decrease the impurity: the first split of XOR-like data
 decreases nothing, yet its children can then be split perfectly.
 
-Each node's decision depends only on its own samples, so the order in which
-nodes are processed does not change the tree. This builder processes all the
-open nodes of one depth in one pass of whole-array operations (a Python loop
-over nodes costs more than the arithmetic for small nodes). It keeps, for every
-feature, the samples of the open nodes node after node and sorted by that
-feature within each node; after the splits, a *stable partition* (the samples
-of the left children, then those of the right children) keeps every row sorted
-within each child, so the data are sorted only once. The nodes are finally
-renumbered in depth-first preorder, as scikit-learn's builder numbers them.
+**Depth by depth** (no ``max_leaf_nodes``). Each node's decision depends only
+on its own samples, so the order in which nodes are processed does not change
+the tree. This builder processes all the open nodes of one depth in one pass of
+whole-array operations (a Python loop over nodes costs more than the arithmetic
+for small nodes). It keeps, for every feature, the samples of the open nodes
+node after node and sorted by that feature within each node; after the splits,
+a *stable partition* (the samples of the left children, then those of the right
+children) keeps every row sorted within each child, so the data are sorted only
+once. The nodes are finally renumbered in depth-first preorder, as
+scikit-learn's builder numbers them.
+
+**Best first** (``max_leaf_nodes`` set). A budget of :math:`L` leaves allows
+:math:`L-1` splits, and now the order matters: the builder keeps a *frontier*
+of the nodes not yet split, each with its best split already found, and always
+splits the frontier node whose split decreases the total weighted impurity
+:math:`\sum_{\text{leaves}} W_t I(t)` the most (a max-heap keyed by the weighted
+impurity decrease :math:`W I - W_L I_L - W_R I_R`), until the budget is spent
+or no frontier node can be split. Each split is the one step that lowers the
+training impurity of a tree with one more leaf the most: greedy in the number
+of leaves rather than in the depth (Friedman, Hastie & Tibshirani 2000, §"Tree
+size"; scikit-learn's ``BestFirstTreeBuilder``). Nodes are numbered as they are
+created (the root 0, then a split node's left and right children get the next
+two numbers), as in scikit-learn; equal decreases go to the node created first
+(scikit-learn's heap leaves that order unspecified).
 
 With ``max_features < d`` each node searches a random subset of the features
 (the random forest's decorrelation): the features are visited in a random order
@@ -27,7 +42,15 @@ and the first ``max_features`` are searched, or more if all of those are
 constant in the node, until one is not (scikit-learn's rule). With all features
 searched, ties between features go to the smallest index (scikit-learn breaks
 them at random).
+
+**Several outputs** (``y`` of shape (n, q)): a node's impurity is the mean of
+its :math:`q` per-output impurities, so a split's decrease is the mean of its
+per-output decreases (scikit-learn's multi-output criterion); a leaf predicts
+every output at once.
 """
+
+import heapq
+from itertools import pairwise
 
 import numpy as np
 
@@ -51,12 +74,15 @@ def grow_tree(
     min_samples_leaf,
     max_features,
     rng,
+    max_leaf_nodes=None,
 ):
-    """Grow a tree on ``X`` (n, d) and ``y`` (class indices, or real targets
-    when ``n_classes`` is None).
+    """Grow a tree on ``X`` (n, d) and ``y`` (n, q): class indices, or real
+    targets when ``n_classes`` is None; ``n_classes`` (q,) counts each
+    output's classes.
 
     Samples of weight zero take no part (scikit-learn's rule): they neither
-    place a threshold nor count in a node's number of samples.
+    place a threshold nor count in a node's number of samples. With
+    ``max_leaf_nodes`` the tree grows best first.
 
     Returns
     -------
@@ -64,15 +90,28 @@ def grow_tree(
     """
     positive = sample_weight > 0
     X, y, sample_weight = X[positive], y[positive], sample_weight[positive]
-    n, d = X.shape
+    targets = _Targets(y, sample_weight, criterion, n_classes)
+    min_split = max(min_samples_split, 2 * min_samples_leaf)
+    # how each node's split is searched (_find_splits)
+    search = dict(
+        min_samples_leaf=min_samples_leaf, max_features=max_features, rng=rng
+    )
     features = np.ascontiguousarray(X.T)  # row j: feature j of every sample
-    if n_classes is None:  # (w_i, w_i r_i), residuals set at each depth
-        stat = np.stack([sample_weight, np.zeros(n)])
-    else:  # w_i e_{y_i}
-        stat = _integral(sample_weight) * np.eye(n_classes, dtype=int)[:, y]
-    # row j: the open nodes' samples, node after node, sorted by feature j
-    # within each node
+    # row j: the samples sorted by feature j
     order = np.argsort(features, axis=1)
+    if max_leaf_nodes is not None:
+        return _grow_best_first(
+            features,
+            order,
+            targets,
+            max_leaf_nodes=max_leaf_nodes,
+            max_depth=max_depth,
+            min_split=min_split,
+            **search,
+        )
+    # depth by depth: row j of order holds the open nodes' samples, node
+    # after node, sorted by feature j within each node
+    n = features.shape[1]
     starts = np.array([0, n])
     levels, next_id, depth = [], 1, 0
     while len(starts) > 1:
@@ -80,56 +119,14 @@ def grow_tree(
         samples = order[0]  # every row holds the same samples
         node_of = np.empty(n, dtype=np.intp)
         node_of[samples] = np.repeat(np.arange(n_open), size)
-        value, impurity, weight = _summaries(
-            y[samples],
-            sample_weight[samples],
-            node_of[samples],
-            n_open,
-            criterion,
-            n_classes,
+        value, impurity, weight = targets.summaries(
+            samples, node_of[samples], n_open
         )
-        feature = np.full(n_open, TREE_UNDEFINED)
-        threshold = np.full(n_open, float(TREE_UNDEFINED))
-        open_ = (
-            (depth < max_depth)
-            & (size >= max(min_samples_split, 2 * min_samples_leaf))
-            & (impurity > PURE)
+        targets.centre(samples, node_of[samples], value)
+        open_ = (depth < max_depth) & (size >= min_split) & (impurity > PURE)
+        feature, threshold, _ = _find_splits(
+            features, order, starts, open_, targets, **search
         )
-        if open_.any():
-            first, last = starts[:-1][open_], starts[1:][open_] - 1
-            rows = np.arange(d)[:, None]  # each row of order: sorted by node
-            spread = (
-                features[rows, order[:, last]]
-                - features[rows, order[:, first]]
-            )
-            visit, n_searched = _visit_order(spread.T, max_features, rng)
-            positions = np.repeat(open_, size)  # those of the open nodes
-            if n_searched is None:  # every node: all features
-                node_visit = visit[0][:, None]
-                searched = order if open_.all() else order[:, positions]
-            else:  # row j of a node's positions: its j-th feature in visit
-                node_visit = visit.T[
-                    :, np.repeat(np.arange(len(visit)), size[open_])
-                ]
-                searched = order[node_visit, np.flatnonzero(positions)]
-            sub_starts = np.concatenate([[0], np.cumsum(size[open_])])
-            if n_classes is None:  # residuals from each node's mean
-                stat[1, samples] = sample_weight[samples] * (
-                    y[samples] - value[node_of[samples], 0]
-                )
-            row, cut, improvement = split_segments(
-                features[node_visit, searched],
-                # stat[:, searched]; np.take lays it out C-ordered (K, c, m)
-                np.take(stat, searched, axis=1),
-                sub_starts,
-                criterion,
-                n_searched=n_searched,
-                min_samples_leaf=min_samples_leaf,
-            )
-            splits = improvement > -np.inf
-            opened = np.flatnonzero(open_)[splits]
-            feature[opened] = visit[splits, row[splits]]
-            threshold[opened] = cut[splits]
         is_split = feature != TREE_UNDEFINED
         n_splits, rank = int(is_split.sum()), np.cumsum(is_split) - 1
         # the next depth: the left children, then the right children, each
@@ -155,12 +152,227 @@ def grow_tree(
             features, order, is_split, feature, threshold, node_of
         )
         depth += 1
-    return _preorder_tree(
-        {
+    return Tree(
+        **{
             field: np.concatenate([level[field] for level in levels])
             for field in levels[0]
-        },
-        [len(level["value"]) for level in levels],
+        }
+    ).preorder()
+
+
+class _Targets:
+    """The targets of one fit and the per-sample statistic whose prefix sums
+    describe a child (see :func:`~mllib.tree.splitting.split_segments`).
+
+    Classification: the weighted one-hot vectors :math:`w_i e_{y_{io}}` of
+    every output ``o``, stacked (``groups`` holds each output's rows).
+    Regression: :math:`w_i` and the weighted residuals :math:`w_i(y_{io} -
+    \\bar y_{o,\\text{node}})` of every output, set for each node by
+    :meth:`centre`.
+    """
+
+    def __init__(self, y, sample_weight, criterion, n_classes):
+        self.y, self.weight, self.criterion = y, sample_weight, criterion
+        self.n_classes = n_classes
+        n, n_outputs = y.shape
+        if n_classes is None:
+            self.stat = np.zeros((1 + n_outputs, n))
+            self.stat[0] = sample_weight
+            self.groups = None
+        else:
+            integral = _integral(sample_weight)
+            self.stat = np.concatenate(
+                [
+                    integral * np.eye(k, dtype=int)[:, y[:, o]]
+                    for o, k in enumerate(n_classes)
+                ]
+            )
+            bounds = np.cumsum([0, *n_classes])
+            self.groups = [slice(a, b) for a, b in pairwise(bounds)]
+
+    def summaries(self, samples, node, n_nodes):
+        """Value (n_nodes, q, n_values), impurity (the mean over outputs) and
+        weight of each node; ``node[i]`` is the node of ``samples[i]``."""
+        y, w = self.y[samples], self.weight[samples]
+        weight = np.bincount(node, weights=w, minlength=n_nodes)
+        if self.n_classes is None:
+            mean = (
+                np.stack(
+                    [
+                        np.bincount(node, weights=w * y_o, minlength=n_nodes)
+                        for y_o in y.T
+                    ],
+                    axis=1,
+                )
+                / weight[:, None]
+            )
+            variance = (
+                np.stack(
+                    [
+                        np.bincount(
+                            node,
+                            weights=w * (y_o - mean[node, o]) ** 2,
+                            minlength=n_nodes,
+                        )
+                        for o, y_o in enumerate(y.T)
+                    ],
+                    axis=1,
+                )
+                / weight[:, None]
+            )
+            return mean[:, :, None], variance.mean(axis=1), weight
+        width = max(self.n_classes)
+        value = np.zeros((n_nodes, len(self.n_classes), width))
+        impurity = np.zeros(n_nodes)
+        for o, k in enumerate(self.n_classes):
+            counts = np.bincount(
+                node * k + y[:, o], weights=w, minlength=n_nodes * k
+            )
+            value[:, o, :k] = counts.reshape(n_nodes, k) / weight[:, None]
+            impurity += CLASSIFICATION[self.criterion](value[:, o, :k])
+        return value, impurity / len(self.n_classes), weight
+
+    def centre(self, samples, node, value):
+        """Regression: the residuals of ``samples`` from their node's mean."""
+        if self.n_classes is None:
+            self.stat[1:, samples] = (
+                self.weight[samples] * (self.y[samples] - value[node, :, 0]).T
+            )
+
+
+def _find_splits(
+    features,
+    order,
+    starts,
+    open_,
+    targets,
+    *,
+    max_features,
+    min_samples_leaf,
+    rng,
+):
+    """The best split of each open node: feature, threshold and weighted
+    impurity decrease (``TREE_UNDEFINED``, ``-inf`` where there is none).
+
+    ``order`` (d, m) holds, row after row, the nodes' samples node after node
+    (node ``k`` at ``starts[k]:starts[k + 1]``), sorted by that row's feature
+    within each node.
+    """
+    d = len(features)
+    size, n_nodes = np.diff(starts), len(starts) - 1
+    feature = np.full(n_nodes, TREE_UNDEFINED)
+    threshold = np.full(n_nodes, float(TREE_UNDEFINED))
+    improvement = np.full(n_nodes, -np.inf)
+    if not open_.any():
+        return feature, threshold, improvement
+    first, last = starts[:-1][open_], starts[1:][open_] - 1
+    rows = np.arange(d)[:, None]  # each row of order: sorted by node
+    spread = features[rows, order[:, last]] - features[rows, order[:, first]]
+    visit, n_searched = _visit_order(spread.T, max_features, rng)
+    positions = np.repeat(open_, size)  # those of the open nodes
+    if n_searched is None:  # every node: all features
+        node_visit = visit[0][:, None]
+        searched = order if open_.all() else order[:, positions]
+    else:  # row j of a node's positions: its j-th feature in visit
+        node_visit = visit.T[:, np.repeat(np.arange(len(visit)), size[open_])]
+        searched = order[node_visit, np.flatnonzero(positions)]
+    row, cut, best = split_segments(
+        features[node_visit, searched],
+        # stat[:, searched]; np.take lays it out C-ordered (K, c, m)
+        np.take(targets.stat, searched, axis=1),
+        np.concatenate([[0], np.cumsum(size[open_])]),
+        targets.criterion,
+        n_searched=n_searched,
+        min_samples_leaf=min_samples_leaf,
+        groups=targets.groups,
+    )
+    splits = best > -np.inf
+    opened = np.flatnonzero(open_)[splits]
+    feature[opened] = visit[splits, row[splits]]
+    threshold[opened] = cut[splits]
+    improvement[opened] = best[splits]
+    return feature, threshold, improvement
+
+
+def _grow_best_first(
+    features,
+    order,
+    targets,
+    *,
+    max_leaf_nodes,
+    max_depth,
+    min_split,
+    **search,
+):
+    """Split the frontier node of largest weighted impurity decrease until
+    ``max_leaf_nodes`` leaves (see the module's docstring); nodes numbered in
+    order of creation."""
+    n = features.shape[1]
+    nodes = {
+        field: []
+        for field in (
+            "value",
+            "impurity",
+            "n_node_samples",
+            "weighted_n_node_samples",
+        )
+    }
+    depth, split_of, orders = [], [], []  # per node
+    frontier = []  # (-decrease, node id): a max-heap on the decrease
+
+    def add_nodes(order, starts, node_depth):
+        """Summarise and search the nodes laid out in ``order``; put those
+        with a split on the frontier."""
+        size, n_new = np.diff(starts), len(starts) - 1
+        samples = order[0]
+        node = np.repeat(np.arange(n_new), size)
+        value, impurity, weight = targets.summaries(samples, node, n_new)
+        targets.centre(samples, node, value)
+        open_ = (
+            (node_depth < max_depth) & (size >= min_split) & (impurity > PURE)
+        )
+        found = _find_splits(features, order, starts, open_, targets, **search)
+        for k in range(n_new):
+            node_id = len(depth)
+            for field, values in zip(
+                nodes, (value, impurity, size, weight), strict=True
+            ):
+                nodes[field].append(values[k])
+            depth.append(node_depth)
+            split_of.append((found[0][k], found[1][k]))
+            orders.append(order[:, starts[k] : starts[k + 1]])
+            if found[2][k] > -np.inf:
+                heapq.heappush(frontier, (-found[2][k], node_id))
+
+    add_nodes(order, np.array([0, n]), 0)
+    children = {}
+    while frontier and len(children) < max_leaf_nodes - 1:
+        _, parent = heapq.heappop(frontier)
+        feature, threshold = split_of[parent]
+        node_order = orders[parent]
+        # a stable partition of every row: each child stays sorted
+        left = features[feature, node_order] <= threshold
+        n_left = int(left[0].sum())
+        by_side = np.argsort(~left, axis=1, kind="stable")
+        children[parent] = len(depth)
+        add_nodes(
+            np.take_along_axis(node_order, by_side, axis=1),
+            np.array([0, n_left, node_order.shape[1]]),
+            depth[parent] + 1,
+        )
+    for node_id in range(len(depth)):  # free the samples
+        orders[node_id] = None
+    is_split = np.zeros(len(depth), dtype=bool)
+    is_split[list(children)] = True
+    left_child = np.full(len(depth), TREE_LEAF)
+    left_child[list(children)] = list(children.values())
+    feature, threshold = (np.array(column) for column in zip(*split_of))
+    return Tree(
+        children_left=left_child,
+        children_right=np.where(is_split, left_child + 1, TREE_LEAF),
+        feature=np.where(is_split, feature, TREE_UNDEFINED),
+        threshold=np.where(is_split, threshold, TREE_UNDEFINED),
+        **{field: np.array(values) for field, values in nodes.items()},
     )
 
 
@@ -171,33 +383,6 @@ def _integral(weights):
     as_integers = weights.astype(np.int64)
     exact = np.array_equal(as_integers, weights) and weights.sum() < 2**53
     return as_integers if exact else weights
-
-
-def _summaries(y, sample_weight, node, n_nodes, criterion, n_classes):
-    """Value (class proportions or the mean, shape (n_nodes, n_values)),
-    impurity and weight of each node."""
-    weight = np.bincount(node, weights=sample_weight, minlength=n_nodes)
-    if n_classes is None:
-        mean = (
-            np.bincount(node, weights=sample_weight * y, minlength=n_nodes)
-            / weight
-        )
-        variance = (
-            np.bincount(
-                node,
-                weights=sample_weight * (y - mean[node]) ** 2,
-                minlength=n_nodes,
-            )
-            / weight
-        )
-        return mean[:, None], variance, weight
-    counts = np.bincount(
-        node * n_classes + y,
-        weights=sample_weight,
-        minlength=n_nodes * n_classes,
-    )
-    proportions = counts.reshape(n_nodes, n_classes) / weight[:, None]
-    return proportions, CLASSIFICATION[criterion](proportions), weight
 
 
 def _visit_order(spread, max_features, rng):
@@ -239,35 +424,3 @@ def _partition(features, order, is_split, feature, threshold, node_of):
     by_side = np.argsort(side[order], axis=1, kind="stable")
     order = np.take_along_axis(order, by_side[:, : len(samples)], axis=1)
     return order, np.concatenate([[0], np.cumsum(np.r_[n_left, n_right])])
-
-
-def _preorder_tree(nodes, level_sizes):
-    """Renumber nodes from breadth-first (level by level, ``level_sizes``
-    nodes each) to depth-first preorder (left subtree first); build the Tree.
-
-    In preorder a left child comes right after its parent, and a right child
-    after its parent's whole left subtree. So the subtree sizes are summed
-    from the deepest level up, and the new numbers assigned from the root
-    down, one level at a time.
-    """
-    left, right = nodes["children_left"], nodes["children_right"]
-    bounds = np.cumsum([0, *level_sizes])
-    levels = [np.arange(a, b) for a, b in zip(bounds[:-1], bounds[1:])]
-    internal = [level[left[level] != TREE_LEAF] for level in levels]
-    size = np.ones(len(left), dtype=np.intp)
-    for parents in reversed(internal):
-        size[parents] += size[left[parents]] + size[right[parents]]
-    new_id = np.zeros(len(left), dtype=np.intp)
-    for parents in internal:
-        new_id[left[parents]] = new_id[parents] + 1
-        new_id[right[parents]] = new_id[parents] + 1 + size[left[parents]]
-    order = np.empty_like(new_id)
-    order[new_id] = np.arange(len(new_id))
-    renumbered = {field: values[order] for field, values in nodes.items()}
-    for field in ("children_left", "children_right"):
-        child = renumbered[field]
-        renumbered[field] = np.where(
-            child == TREE_LEAF, TREE_LEAF, new_id[np.maximum(child, 0)]
-        )
-    renumbered["value"] = renumbered["value"][:, None, :]
-    return Tree(**renumbered)

@@ -32,6 +32,7 @@ class BaseDecisionTree(BaseEstimator):
         min_samples_leaf=1,
         max_features=None,
         random_state=None,
+        max_leaf_nodes=None,
         ccp_alpha=0.0,
     ):
         self.criterion = criterion
@@ -40,11 +41,17 @@ class BaseDecisionTree(BaseEstimator):
         self.min_samples_leaf = min_samples_leaf
         self.max_features = max_features
         self.random_state = random_state
+        self.max_leaf_nodes = max_leaf_nodes
         self.ccp_alpha = ccp_alpha
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.multi_output = True
+        return tags
+
     def _grow(self, X, y, sample_weight, n_classes):
-        """Validate the parameters, grow ``tree_`` on the encoded targets and
-        prune it; return self."""
+        """Validate the parameters, grow ``tree_`` on the encoded targets
+        ``y`` (n_samples, n_outputs) and prune it; return self."""
         allowed = REGRESSION if n_classes is None else tuple(CLASSIFICATION)
         if self.criterion not in allowed:
             raise ValueError(
@@ -55,6 +62,11 @@ class BaseDecisionTree(BaseEstimator):
             np.inf
             if self.max_depth is None
             else check_int(self.max_depth, "max_depth", low=1)
+        )
+        max_leaf_nodes = (
+            None
+            if self.max_leaf_nodes is None
+            else check_int(self.max_leaf_nodes, "max_leaf_nodes", low=2)
         )
         ccp_alpha = check_scalar(self.ccp_alpha, "ccp_alpha", low=0.0)
         self.max_features_ = _resolve_max_features(
@@ -75,9 +87,10 @@ class BaseDecisionTree(BaseEstimator):
             ),
             max_features=self.max_features_,
             rng=check_random_state(self.random_state),
+            max_leaf_nodes=max_leaf_nodes,
         )
-        if ccp_alpha > 0:
-            self.tree_ = pruning.prune(self.tree_, ccp_alpha)
+        if ccp_alpha > 0:  # the pruned tree is in preorder, as scikit-learn's
+            self.tree_ = pruning.prune(self.tree_.preorder(), ccp_alpha)
         return self
 
     def apply(self, X):
@@ -85,6 +98,15 @@ class BaseDecisionTree(BaseEstimator):
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return self.tree_.apply(X)
+
+    def decision_path(self, X):
+        """The nodes each row of ``X`` passes through: a sparse indicator
+        matrix of shape (n_samples, node_count), entry ``(i, t)`` equal to 1
+        exactly when node ``t`` is on the path from the root to row ``i``'s
+        leaf (:meth:`~mllib.tree.structure.Tree.decision_path`)."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return self.tree_.decision_path(X)
 
     def get_depth(self):
         """Depth of the tree (a single leaf has depth 0)."""
@@ -108,7 +130,7 @@ class BaseDecisionTree(BaseEstimator):
         unpruned = type(self)(**{**self.get_params(), "ccp_alpha": 0.0}).fit(
             X, y, sample_weight
         )
-        return pruning.cost_complexity_pruning_path(unpruned.tree_)
+        return pruning.cost_complexity_pruning_path(unpruned.tree_.preorder())
 
     def _validate_fitted(self):
         check_is_fitted(self)
@@ -150,16 +172,27 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
     random_state : None, int or numpy.random.Generator
         Chooses the features searched when ``max_features`` is below the number
         of features.
+    max_leaf_nodes : int (at least 2) or None
+        Grow best first (:mod:`mllib.tree.builder`): split the node whose
+        split decreases the weighted impurity most, until the tree has this
+        many leaves; nodes are then numbered in order of creation, as in
+        scikit-learn. None grows depth by depth without a leaf budget.
     ccp_alpha : float, non-negative
         Cost-complexity parameter :math:`\alpha`: the grown tree is pruned to
         the smallest subtree minimising :math:`R(T) + \alpha|\tilde T|`.
 
+    ``y`` may have several columns (outputs): a node's impurity is then the
+    mean of the outputs' impurities, and each leaf predicts every output.
+
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-    n_classes_ : int
+    classes_ : ndarray of shape (n_classes,), or a list of them (one per
+        output) when ``y`` has several outputs
+    n_classes_ : int, or ndarray of shape (n_outputs,)
+    n_outputs_ : int
     tree_ : :class:`~mllib.tree.structure.Tree`
-        The node arrays (``value`` holds class proportions).
+        The node arrays (``value`` holds class proportions); ``apply`` and
+        ``decision_path`` give the leaf and the root-to-leaf path of a row.
     max_features_ : int
     feature_importances_ : ndarray of shape (n_features,)
     n_features_in_ : int
@@ -180,6 +213,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         min_samples_leaf=1,
         max_features=None,
         random_state=None,
+        max_leaf_nodes=None,
         ccp_alpha=0.0,
     ):
         super().__init__(
@@ -189,33 +223,63 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
             min_samples_leaf=min_samples_leaf,
             max_features=max_features,
             random_state=random_state,
+            max_leaf_nodes=max_leaf_nodes,
             ccp_alpha=ccp_alpha,
         )
 
     def fit(self, X, y, sample_weight=None):
         """Grow (and prune) the tree on ``X`` (n_samples, n_features) and
         labels ``y``; return self."""
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True)
+        columns = y.reshape(len(y), -1).T
+        self.n_outputs_ = len(columns)
         # one class is allowed: the tree is then a single leaf, as in
         # scikit-learn (a bootstrap sample of a forest may hold one class)
-        self.classes_, y_index = encode_classes(
-            y, allow_one_class=True, estimator=self
+        classes, y_index = zip(
+            *(
+                encode_classes(column, allow_one_class=True, estimator=self)
+                for column in columns
+            )
         )
-        self.n_classes_ = len(self.classes_)
-        return self._grow(X, y_index, sample_weight, self.n_classes_)
+        n_classes = [len(c) for c in classes]
+        if self.n_outputs_ == 1:
+            self.classes_, self.n_classes_ = classes[0], n_classes[0]
+        else:
+            self.classes_, self.n_classes_ = list(classes), np.array(n_classes)
+        return self._grow(
+            X, np.stack(y_index, axis=1), sample_weight, n_classes
+        )
 
     def predict_proba(self, X):
         """Weighted class proportions of the leaf each row reaches, shape
-        (n_samples, n_classes)."""
+        (n_samples, n_classes); with several outputs, a list of one such
+        array per output."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
-        return self.tree_.predict(X)[:, 0, :]
+        value = self.tree_.predict(X)
+        if self.n_outputs_ == 1:
+            return value[:, 0, : self.n_classes_]
+        return [value[:, o, :k] for o, k in enumerate(self.n_classes_)]
+
+    def predict_log_proba(self, X):
+        """The logarithm of :meth:`predict_proba` (``-inf`` for a class absent
+        from the leaf)."""
+        proba = self.predict_proba(X)
+        with np.errstate(divide="ignore"):
+            if self.n_outputs_ == 1:
+                return np.log(proba)
+            return [np.log(p) for p in proba]
 
     def predict(self, X):
         """The majority class of each row's leaf (ties: the first in
-        ``classes_``), shape (n_samples,)."""
+        ``classes_``), shape (n_samples,), or (n_samples, n_outputs)."""
         proba = self.predict_proba(X)
-        return self.classes_[np.argmax(proba, axis=1)]
+        if self.n_outputs_ == 1:
+            return self.classes_[np.argmax(proba, axis=1)]
+        return np.stack(
+            [c[np.argmax(p, axis=1)] for c, p in zip(self.classes_, proba)],
+            axis=1,
+        )
 
 
 class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
@@ -228,7 +292,9 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
     ``sklearn.tree.DecisionTreeRegressor`` with ``criterion="squared_error"``
     (see :class:`DecisionTreeClassifier` for the parameters and the float32
     caveat; here ``tree_.value`` holds the leaf means and ``tree_.impurity``
-    the weighted variances).
+    the weighted variances). With several outputs (``y`` of shape
+    (n_samples, n_outputs)) the criterion is the mean of the outputs'
+    squared errors and ``predict`` returns shape (n_samples, n_outputs).
     """
 
     def __init__(
@@ -240,6 +306,7 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
         min_samples_leaf=1,
         max_features=None,
         random_state=None,
+        max_leaf_nodes=None,
         ccp_alpha=0.0,
     ):
         super().__init__(
@@ -249,21 +316,28 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
             min_samples_leaf=min_samples_leaf,
             max_features=max_features,
             random_state=random_state,
+            max_leaf_nodes=max_leaf_nodes,
             ccp_alpha=ccp_alpha,
         )
 
     def fit(self, X, y, sample_weight=None):
         """Grow (and prune) the tree on ``X`` (n_samples, n_features) and real
         targets ``y``; return self."""
-        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+        X, y = validate_data(
+            self, X, y, dtype=np.float64, y_numeric=True, multi_output=True
+        )
+        self.n_outputs_ = 1 if y.ndim == 1 else y.shape[1]
+        # as scikit-learn's trees: numbers written as strings are numbers
+        y = np.asarray(y, dtype=np.float64).reshape(len(y), -1)
         return self._grow(X, y, sample_weight, None)
 
     def predict(self, X):
-        """The mean training target of the leaf each row reaches, shape
-        (n_samples,)."""
+        """The mean training targets of the leaf each row reaches, shape
+        (n_samples,), or (n_samples, n_outputs)."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
-        return self.tree_.predict(X)[:, 0, 0]
+        value = self.tree_.predict(X)[:, :, 0]
+        return value[:, 0] if self.n_outputs_ == 1 else value
 
 
 def _resolve_max_features(max_features, n_features):

@@ -14,8 +14,9 @@ def plot_tree(
     *,
     feature_names=None,
     class_names=None,
+    filled=False,
     ax=None,
-    precision=2,
+    precision=3,
     fontsize=8,
 ):
     """Draw a fitted decision tree: each internal node shows its test, each
@@ -23,23 +24,38 @@ def plot_tree(
 
     Leaves are spread evenly from left to right in depth-first order, and every
     internal node sits above the middle of its leaves; the left branch of a
-    test is the "yes" branch. A classifier's leaves are coloured by their
-    majority class (the book's palette).
+    test is the "yes" branch.
 
     Parameters
     ----------
     model : a fitted ``DecisionTreeClassifier`` or ``DecisionTreeRegressor``
+        (one output).
     feature_names, class_names : list of str, optional
+    filled : bool
+        Colour every node, as scikit-learn does: a classifier's node by its
+        majority class (the book's palette), the more intense the purer
+        (blended with white in proportion to :math:`(p_{(1)} -
+        p_{(2)})/(1 - p_{(2)})`, the margin of the largest class proportion
+        over the second); a regressor's node by its value, from white at the
+        smallest to the palette's first colour at the largest. Otherwise
+        every box is white (scikit-learn's default).
     ax : matplotlib Axes, optional
     precision : int
-        Decimals of thresholds and values.
+        Decimals of thresholds and values (scikit-learn's default, 3).
 
     Returns
     -------
     matplotlib Axes
     """
     ax = ax or plt.gca()
-    t = model.tree_
+    t = model.tree_.preorder()  # a best-first tree numbers nodes otherwise
+    if t.value.shape[1] != 1:
+        raise ValueError(
+            "plot_tree draws trees with one output; this tree has "
+            f"{t.value.shape[1]}. Draw one per output, or use "
+            "sklearn.tree.plot_tree."
+        )
+    fill = _fill_colours(model) if filled else ["white"] * t.node_count
     classes = getattr(model, "classes_", None)
     feature_names = feature_names or [
         f"x{j + 1}" for j in range(model.n_features_in_)
@@ -76,26 +92,22 @@ def plot_tree(
                     ha="center",
                     va="center",
                 )
+        color = fill[node]
         if t.is_leaf[node] and classes is not None:
             k = int(np.argmax(t.value[node, 0]))
             name = (
                 class_names[k] if class_names is not None else str(classes[k])
             )
-            text, color = (
-                f"{name}\nn = {t.n_node_samples[node]}",
-                PALETTE[k % len(PALETTE)],
-            )
+            text = f"{name}\nn = {t.n_node_samples[node]}"
         elif t.is_leaf[node]:
-            text, color = (
+            text = (
                 f"{t.value[node, 0, 0]:.{precision}f}\nn = "
-                f"{t.n_node_samples[node]}",
-                "#dddddd",
+                f"{t.n_node_samples[node]}"
             )
         else:
-            text, color = (
+            text = (
                 f"{feature_names[t.feature[node]]} ≤ "
-                f"{t.threshold[node]:.{precision}f}",
-                "white",
+                f"{t.threshold[node]:.{precision}f}"
             )
         red, green, blue = to_rgb(color)
         # relative luminance, roughly
@@ -118,3 +130,29 @@ def plot_tree(
     )
     ax.axis("off")
     return ax
+
+
+def _fill_colours(model):
+    """Each node's colour for ``filled=True`` (see :func:`plot_tree`), in
+    preorder."""
+    t = model.tree_.preorder()
+    value = t.value[:, 0, :]
+    if hasattr(model, "classes_"):
+        majority = np.argmax(value, axis=1)
+        top = -np.sort(-value, axis=1)
+        second = top[:, 1] if value.shape[1] > 1 else np.zeros(len(value))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            strength = np.where(
+                second < 1, (top[:, 0] - second) / (1 - second), 1.0
+            )
+        base = np.array([to_rgb(PALETTE[k % len(PALETTE)]) for k in majority])
+    else:
+        low, high = value[:, 0].min(), value[:, 0].max()
+        strength = (
+            (value[:, 0] - low) / (high - low)
+            if high > low
+            else np.ones(len(value))
+        )
+        base = np.tile(to_rgb(PALETTE[0]), (len(value), 1))
+    # blend with white: strength 0 is white, 1 the full colour
+    return [tuple(c) for c in 1 - strength[:, None] * (1 - base)]

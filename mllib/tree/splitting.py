@@ -64,6 +64,7 @@ def split_segments(
     *,
     n_searched=None,
     min_samples_leaf=1,
+    groups=None,
 ):
     r"""Best split of every segment (node) at once.
 
@@ -78,7 +79,9 @@ def split_segments(
         :math:`w_i e_{y_i}` (``K`` classes; a child's weight is the sum over
         the classes) for a classification criterion, or the pair
         :math:`(w_i,\ w_i(y_i-\bar y_{\text{node}}))` (``K = 2``) for
-        ``"squared_error"``.
+        ``"squared_error"``. With :math:`q` outputs: the one-hot vectors of
+        every output stacked (see ``groups``), or :math:`w_i` followed by the
+        :math:`q` weighted residuals (``K = 1 + q``).
     starts : ndarray of shape (n_nodes + 1,)
         Node ``k`` occupies positions ``starts[k]:starts[k + 1]`` (at least
         two of them).
@@ -90,6 +93,11 @@ def split_segments(
     min_samples_leaf : int
         Each child must receive at least this many samples (and a positive
         weight).
+    groups : list of slices, optional
+        Classification with several outputs: the rows of ``sorted_stat``
+        holding each output's classes (default: one output). The decrease
+        is summed over the outputs (:math:`q` times scikit-learn's mean,
+        which orders the splits the same way).
 
     Returns
     -------
@@ -115,16 +123,21 @@ def split_segments(
     total = left[..., starts[1:] - 1]  # each node's statistic
     right = each(total) - left
     with np.errstate(divide="ignore", invalid="ignore"):
-        if criterion == "squared_error":
-            (left_w, left_sum), (right_w, right_sum) = left, right
-            decrease = left_sum**2 / left_w + right_sum**2 / right_w
+        if criterion == "squared_error":  # summed over the outputs
+            (left_w, *left_sum), (right_w, *right_sum) = left, right
+            decrease = sum(
+                s_l**2 / left_w + s_r**2 / right_w
+                for s_l, s_r in zip(left_sum, right_sum)
+            )
         else:  # W I(node) is the same in every row: once per node
-            left_w, right_w = left.sum(axis=0), right.sum(axis=0)
-            node_cost = weighted_impurity(total[:, 0], criterion, axis=0)
-            decrease = (
-                each(node_cost)
-                - weighted_impurity(left, criterion, axis=0, total=left_w)
-                - weighted_impurity(right, criterion, axis=0, total=right_w)
+            groups = groups or [slice(None)]
+            # every output's classes add up to the child's weight
+            left_w, right_w = left[groups[0]].sum(0), right[groups[0]].sum(0)
+            decrease = sum(
+                each(weighted_impurity(total[g, 0], criterion, axis=0))
+                - weighted_impurity(left[g], criterion, axis=0, total=left_w)
+                - weighted_impurity(right[g], criterion, axis=0, total=right_w)
+                for g in groups
             )
     valid = np.zeros((c, m), dtype=bool)  # a threshold between distinct ...
     valid[:, :-1] = sorted_x[:, 1:] > sorted_x[:, :-1] + FEATURE_THRESHOLD

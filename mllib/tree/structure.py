@@ -3,13 +3,16 @@ estimator's ``tree_``).
 
 Node ``i`` is internal when ``children_left[i] != TREE_LEAF``: it sends a
 sample ``x`` to ``children_left[i]`` if ``x[feature[i]] <= threshold[i]`` and
-to ``children_right[i]`` otherwise. Nodes are numbered in depth-first preorder
-(a node, then its whole left subtree, then its right subtree), the order
-scikit-learn's builder produces, so the subtree of node ``i`` is the contiguous
-block ``i, i + 1, ..., i + subtree_size[i] - 1``; pruning relies on it.
+to ``children_right[i]`` otherwise. A tree grown depth-first is numbered in
+depth-first preorder (a node, then its whole left subtree, then its right
+subtree), the order scikit-learn's builder produces, so the subtree of node
+``i`` is the contiguous block ``i, i + 1, ..., i + subtree_size[i] - 1``;
+pruning relies on it (:meth:`Tree.preorder` renumbers a tree grown best first,
+whose nodes are numbered as they were created).
 """
 
 import numpy as np
+from scipy.sparse import csr_matrix
 
 TREE_LEAF = -1  #: ``children_left`` / ``children_right`` of a leaf
 TREE_UNDEFINED = -2  #: ``feature`` / ``threshold`` of a leaf
@@ -26,12 +29,13 @@ class Tree:
     feature : ndarray of shape (node_count,)
         Feature tested at each internal node (``TREE_UNDEFINED`` at leaves).
     threshold : ndarray of shape (node_count,)
-    value : ndarray of shape (node_count, 1, n_values)
-        Weighted class proportions (classification) or the weighted mean target
-        (regression, ``n_values = 1``) of the training samples reaching the
-        node; the middle axis is scikit-learn's output axis, always of length
-        one here.
+    value : ndarray of shape (node_count, n_outputs, n_values)
+        Weighted class proportions (classification; ``n_values`` is the
+        largest number of classes of an output, the others padded with
+        zeros) or the weighted mean targets (regression, ``n_values = 1``) of
+        the training samples reaching the node, one row per output.
     impurity : ndarray of shape (node_count,)
+        The mean over the outputs of each output's impurity.
     n_node_samples : ndarray of shape (node_count,)
     weighted_n_node_samples : ndarray of shape (node_count,)
     parent, depth, subtree_size : ndarray of shape (node_count,)
@@ -71,12 +75,57 @@ class Tree:
         while (below := ancestor >= 0).any():
             self.depth += below
             ancestor[below] = self.parent[ancestor[below]]
-        # in preorder a subtree ends at its last node, found by following
-        # right children down to a leaf
-        last = np.arange(self.node_count)
-        while (internal := self.children_right[last] != TREE_LEAF).any():
-            last[internal] = self.children_right[last[internal]]
-        self.subtree_size = last - np.arange(self.node_count) + 1
+        # subtree sizes from the deepest internal nodes up
+        self.subtree_size = np.ones(self.node_count, dtype=np.intp)
+        for parents in reversed(self._internal_by_depth()):
+            self.subtree_size[parents] += (
+                self.subtree_size[self.children_left[parents]]
+                + self.subtree_size[self.children_right[parents]]
+            )
+
+    def _internal_by_depth(self):
+        """The internal nodes of each depth, from the root down."""
+        internal = ~self.is_leaf
+        return [
+            np.flatnonzero(internal & (self.depth == level))
+            for level in range(self.max_depth if self.node_count else 0)
+        ]
+
+    def preorder(self):
+        """The same tree with its nodes numbered in depth-first preorder.
+
+        In preorder a left child comes right after its parent, and a right
+        child after its parent's whole left subtree, so the new numbers are
+        assigned from the root down, one depth at a time.
+        """
+        new_id = np.zeros(self.node_count, dtype=np.intp)
+        for parents in self._internal_by_depth():
+            left = self.children_left[parents]
+            new_id[left] = new_id[parents] + 1
+            new_id[self.children_right[parents]] = (
+                new_id[parents] + 1 + self.subtree_size[left]
+            )
+        old_id = np.empty_like(new_id)
+        old_id[new_id] = np.arange(self.node_count)
+
+        def child(ids):
+            return np.where(ids == TREE_LEAF, TREE_LEAF, new_id[ids])
+
+        return Tree(
+            children_left=child(self.children_left[old_id]),
+            children_right=child(self.children_right[old_id]),
+            **{
+                field: getattr(self, field)[old_id]
+                for field in (
+                    "feature",
+                    "threshold",
+                    "value",
+                    "impurity",
+                    "n_node_samples",
+                    "weighted_n_node_samples",
+                )
+            },
+        )
 
     @property
     def is_leaf(self):
@@ -109,8 +158,34 @@ class Tree:
         return node
 
     def predict(self, X):
-        """``value`` of the leaf each row reaches, shape (n, 1, n_values)."""
+        """``value`` of the leaf each row reaches, shape (n, n_outputs,
+        n_values)."""
         return self.value[self.apply(X)]
+
+    def decision_path(self, X):
+        """The nodes each row of ``X`` passes through, as a sparse indicator
+        matrix of shape (n, node_count): entry ``(i, t)`` is 1 exactly when
+        node ``t`` lies on the path from the root to row ``i``'s leaf.
+
+        The path of a sample is its leaf and the leaf's ancestors, so each
+        row of the CSR matrix is filled from its leaf up to the root, all
+        rows at once (``max_depth`` steps); its column indices run from the
+        root down, as scikit-learn lists them.
+        """
+        node = self.apply(X)
+        indptr = np.concatenate([[0], np.cumsum(self.depth[node] + 1)])
+        indices = np.empty(indptr[-1], dtype=np.intp)
+        position = indptr[1:] - 1  # each row's last slot: its leaf
+        active = np.arange(len(node))
+        while active.size:
+            indices[position[active]] = node[active]
+            node[active] = self.parent[node[active]]
+            position[active] -= 1
+            active = active[node[active] >= 0]
+        return csr_matrix(
+            (np.ones(len(indices), dtype=np.intp), indices, indptr),
+            shape=(len(node), self.node_count),
+        )
 
     def compute_feature_importances(self, n_features, normalize=True):
         r"""Total weighted impurity decrease :math:`W I - W_L I_L - W_R I_R` of
