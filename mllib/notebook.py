@@ -1,7 +1,9 @@
 """Helpers for the book's notebooks."""
 
+import functools
 import html
 import inspect
+import json
 import re
 import uuid
 
@@ -56,59 +58,55 @@ QUIZ_COLOURS = {
     "--jq-incorrect-color": "#b00020",
     "--jq-text-color": "#fafafa",
 }
-QUIZ_STYLE = """<style>
-#{id} .Quiz {{ font-size: 1rem; line-height: 1.4; }}
-#{id} .MCButton {{ color: #1a1a1a; font-size: 0.95rem; }}
-#{id} .Input-text {{ color: #1a1a1a; font-size: 1rem; }}
-#{id} .InpLabel {{ color: #1a1a1a; background: #fafafa; font-size: 0.95rem;
-  padding: 0 0.5em; border-radius: 0.2em; }}
-#{id} .Feedback {{ font-size: 0.95rem; text-align: left; margin: 0.4em 0;
-  padding: 0.4em 0.7em; background: #fafafa; color: #1a1a1a;
-  border-left: 0.4em solid; border-radius: 0.2em; }}
-#{id} .Feedback:empty {{ display: none; }}
-#{id} .Feedback.correct {{ border-color: var(--jq-correct-color); }}
-#{id} .Feedback.incorrect {{ border-color: var(--jq-incorrect-color); }}
-#{id} .correctButton, #{id} .incorrectButton {{ color: #fafafa; }}
-#{id} input.sr-only {{ position: absolute; opacity: 0; }}
-</style>"""
-# On the website the page's MathJax loads after the quiz's script; jupyterquiz
-# reads MathJax.version once it exists, so its code runs when MathJax is ready
-# (at once where there is no page MathJax, as in JupyterLab). jupyterquiz calls
-# MathJax.typeset after each answer, which JupyterLab's MathJax object lacks:
-# before each answer, a missing typeset is mapped to typesetPromise (the text
-# has no maths to typeset, see self_check).
-QUIZ_SCRIPT = """<script>
-(function () {{
-  function run() {{
-{script}
+QUIZ_STYLE = """
+.self-check .Quiz { font-size: 1rem; line-height: 1.4; }
+.self-check .MCButton { color: #1a1a1a; font-size: 0.95rem; }
+.self-check .Input-text { color: #1a1a1a; font-size: 1rem; }
+.self-check .InpLabel { color: #1a1a1a; background: #fafafa;
+  font-size: 0.95rem; padding: 0 0.5em; border-radius: 0.2em; }
+.self-check .Feedback { font-size: 0.95rem; text-align: left;
+  margin: 0.4em 0; padding: 0.4em 0.7em; background: #fafafa;
+  color: #1a1a1a; border-left: 0.4em solid; border-radius: 0.2em; }
+.self-check .Feedback:empty { display: none; }
+.self-check .Feedback.correct { border-color: var(--jq-correct-color); }
+.self-check .Feedback.incorrect {
+  border-color: var(--jq-incorrect-color); }
+.self-check .correctButton, .self-check .incorrectButton { color: #fafafa; }
+.self-check input.sr-only { position: absolute; opacity: 0; }
+"""
+# jupyterquiz's code, defined once per page however many quizzes show it.
+# It typesets its text with the page's MathJax after every answer, and where
+# that MathJax has no typeset() (JupyterLab's) it loads MathJax from a CDN.
+# Self-check text is plain Unicode (see self_check): there is nothing to
+# typeset, so the code gets a MathJax of its own, undefined, and never
+# touches the page's.
+QUIZ_LIBRARY = """window.mllibSelfCheck =
+  window.mllibSelfCheck || (function () {{
+var MathJax;
+{code}
+return {{show: show_questions}};
+}})();"""
+# Draws one quiz as soon as jupyterquiz's code is there: at once where the
+# library came in the same output (Jupyter), after the page is parsed where
+# the page loads it once for all its quizzes (the website, see _ext/).
+# Nothing waits for MathJax or for the window's load event, which in
+# JupyterLab fired long before the cell ran.
+QUIZ_RUNNER = """(function () {{
+  var host = document.currentScript && document.currentScript.parentNode;
+  var questions = {questions};
+  function show() {{
+    var quiz = (host && host.querySelector("#{id}")) ||
+      document.getElementById("{id}");
+    if (!quiz || quiz.dataset.shown) return;
+    quiz.dataset.shown = "yes";
+    window.mllibSelfCheck.show(questions, quiz);
   }}
-  function mapTypeset() {{
-    var mathjax = window.MathJax;
-    if (mathjax && typeof mathjax.typeset !== "function")
-      mathjax.typeset = function (elements) {{
-        if (typeof mathjax.typesetPromise === "function")
-          return mathjax.typesetPromise(elements);
-      }};
-  }}
-  var quiz = document.getElementById("{id}");
-  ["click", "keydown", "keypress"].forEach(function (event) {{
-    quiz.addEventListener(event, mapTypeset, true);
-  }});
-  function whenMathJaxIsReady() {{
-    var mathjax = window.MathJax;
-    if (!mathjax) run();
-    else if (mathjax.startup && mathjax.startup.promise)
-      mathjax.startup.promise.then(run);
-    else window.addEventListener("load", function () {{
-      var loaded = window.MathJax;
-      if (loaded && loaded.startup && loaded.startup.promise)
-        loaded.startup.promise.then(run);
-      else run();
-    }});
-  }}
-  whenMathJaxIsReady();
-}})();
-</script>"""
+  if (window.mllibSelfCheck) show();
+  else document.addEventListener("DOMContentLoaded", show);
+}})();"""
+# The attribute that marks the code and style every quiz shares: the
+# website serves them once per page instead (_ext/page_assets.py).
+SHARED = "data-self-check-library"
 
 
 def self_check(questions):
@@ -203,6 +201,34 @@ def _escaped(question):
     return escaped
 
 
+@functools.cache
+def _quiz_library():
+    """jupyterquiz's style sheet and code, as every quiz shares them: the
+    style with the book's colours, the code wrapped in QUIZ_LIBRARY."""
+    from importlib.resources import files
+
+    package = files("jupyterquiz")
+    scripts = sorted(
+        (
+            f
+            for f in package.joinpath("js").iterdir()
+            if f.name.endswith(".js")
+        ),
+        key=lambda f: f.name,
+    )
+    colours = "".join(f"{k}: {v}; " for k, v in QUIZ_COLOURS.items())
+    style = (
+        f".self-check {{ {colours}}}\n"
+        + package.joinpath("styles.css").read_text()
+        + QUIZ_STYLE
+    )
+    code = "\n".join(f.read_text() for f in scripts)
+    for text, end in ((style, "</style"), (code, "</script")):
+        if end in text.lower():  # it would end the element early
+            raise RuntimeError(f"jupyterquiz's files contain {end}>")
+    return style, QUIZ_LIBRARY.format(code=code)
+
+
 def _letter(k):
     return "abcdefghijklmnopqrstuvwxyz"[k]
 
@@ -220,6 +246,13 @@ def _right_answer(question):
     return f"any number in [{low:g}, {high:g})"
 
 
+def _sentence(text):
+    """``text`` ending in a full stop, unless it ends a sentence already
+    ("(a) It diverges." stays as it is, not "diverges..")."""
+    text = text.rstrip()
+    return text if text.endswith((".", "!", "?", "…")) else text + "."
+
+
 class _SelfCheck:
     """Self-check questions: jupyterquiz's quiz for Jupyter and the website,
     Markdown with the answers set apart for the PDF edition."""
@@ -232,29 +265,27 @@ class _SelfCheck:
         self.questions = list(questions)
 
     def _repr_html_(self):
-        from jupyterquiz.dynamic import renderer
-        from jupyterquiz.dynamic.loader import load_questions_script
-
-        div_id = "selfcheck" + uuid.uuid4().hex[:12]
-        questions = [_escaped(q) for q in self.questions]
-        prefix, static, url = load_questions_script(questions, div_id)
-        div = renderer.render_div(
-            div_id,
-            shuffle_questions=False,
-            shuffle_answers=False,
-            preserve_responses=False,
-            num=len(questions),
-            max_width=720,
-            border_radius=6,
-            question_alignment="left",
+        quiz_id = "selfcheck" + uuid.uuid4().hex[:12]
+        questions = json.dumps(
+            [_escaped(q) for q in self.questions], ensure_ascii=False
         )
-        script = renderer.build_script(prefix, static, url, div_id, True)
+        style, library = _quiz_library()
+        # jupyterquiz reads its options from the quiz's data attributes
+        quiz = (
+            f'<div id="{quiz_id}" class="self-check" '
+            'data-shufflequestions="False" data-shuffleanswers="False" '
+            'data-preserveresponses="false" '
+            f'data-numquestions="{len(self.questions)}" data-maxwidth="720" '
+            'style="border-radius: 6px; text-align: left"></div>'
+        )
+        runner = QUIZ_RUNNER.format(
+            questions=questions.replace("</", "<\\/"), id=quiz_id
+        )
         return (
-            div
-            + "</div>"
-            + renderer.build_styles(div_id, QUIZ_COLOURS)
-            + QUIZ_STYLE.format(id=div_id)
-            + QUIZ_SCRIPT.format(script=script, id=div_id)
+            quiz
+            + f"<style {SHARED}>{style}</style>"
+            + f"<script {SHARED}>{library}</script>"
+            + f"<script>{runner}</script>"
         )
 
     def _repr_markdown_(self):
@@ -271,7 +302,8 @@ class _SelfCheck:
             lines.append("")
             right = next(a for a in question["answers"] if a.get("correct"))
             answers.append(
-                f"{number}. **{_right_answer(question)}.** {right['feedback']}"
+                f"{number}. **{_sentence(_right_answer(question))}** "
+                f"{right['feedback']}"
             )
         # The PDF edition moves this container to the appendix.
         fence = ":::"

@@ -8,9 +8,10 @@ colour also differs in lightness.
 """
 
 import base64
-import functools
+import html
 import io
 import itertools
+import json
 
 import matplotlib as mpl
 import matplotlib.pyplot as plt
@@ -196,12 +197,11 @@ def interactive_figure(draw, /, *, start=None, **parameters):
 
     Every frame is drawn now, once for each combination of the parameter
     values, and the sliders only choose which frame to show. The control is
-    an ipywidgets widget whose frames and links live in the browser, so it
-    moves the same in Jupyter, Binder and on the static website (which saves
-    the widget state when the book is built), and the PDF edition prints the
-    ``start`` frame as a vector figure. Where ipywidgets is older than 8 (no
-    ``Stack``, as on Colab today), the same sliders redraw through the
-    kernel instead.
+    plain HTML with a few lines of JavaScript, no widget: it moves the same
+    in JupyterLab, Colab and on the static website (which serves the frames
+    as image files, loaded when the figure scrolls into view), and the PDF
+    edition prints the ``start`` frame as a vector figure. Where scripts do
+    not run (an untrusted notebook), the start frame shows, still.
 
     Parameters
     ----------
@@ -215,7 +215,7 @@ def interactive_figure(draw, /, *, start=None, **parameters):
         For each keyword argument of ``draw``, the values its slider steps
         through, in order. A frame is drawn for every combination, so keep
         the product of their lengths small: the 38 frames of chapter 00 take
-        about 7 s to draw and add 1.6 MB to its web page.
+        about 7 s to draw.
     """
     from IPython.display import display
 
@@ -228,13 +228,69 @@ def _slider_label(value):
     )
 
 
+# The figure as HTML: the start frame, a hidden slider per parameter, the
+# frames (data URIs, in the row-major order of the sliders' indices) and
+# the script that shows the sliders and swaps the frame when one moves.
+# The class names and the JSON are what _ext/page_assets.py reads to serve
+# the frames as files on the website.
+FIGURE_HTML = """<div class="interactive-figure">
+<img class="interactive-figure-frame" src="{start}" alt="{alt}"
+ width="{width}" height="{height}" style="max-width: 100%; height: auto">
+<div class="interactive-figure-sliders" hidden>{sliders}</div>
+<script type="application/json" class="interactive-figure-frames">{frames}\
+</script>
+<script>{script}</script>
+</div>"""
+# data-lm-suppress-shortcuts: in JupyterLab, the arrow keys pressed on a
+# slider move the slider, not the notebook's cursor (JupyterLab binds them
+# for any focused element that is not a text field: a range input is not).
+SLIDER_HTML = """
+<label style="display: flex; align-items: center; gap: 0.5em;
+ max-width: 32em">{name}
+<input type="range" min="0" max="{last}" step="1" value="{start}"
+ aria-valuetext="{label}" data-lm-suppress-shortcuts style="flex: 1">
+<output>{label}</output></label>"""
+# Frames load on the first touch of a slider, so that moving it is smooth.
+FIGURE_SCRIPT = """(function () {
+  var root = document.currentScript.parentNode;
+  var data = JSON.parse(
+    root.querySelector(".interactive-figure-frames").textContent);
+  var image = root.querySelector(".interactive-figure-frame");
+  var box = root.querySelector(".interactive-figure-sliders");
+  var sliders = [].slice.call(box.querySelectorAll("input"));
+  var loaded = false;
+  function preload() {
+    if (loaded) return;
+    loaded = true;
+    data.frames.forEach(function (src) { new Image().src = src; });
+  }
+  function show() {
+    var index = 0;
+    sliders.forEach(function (slider, k) {
+      var i = +slider.value, label = data.labels[k][i];
+      index = index * data.labels[k].length + i;
+      slider.setAttribute("aria-valuetext", label);
+      slider.nextElementSibling.textContent = label;
+    });
+    image.src = data.frames[index];
+    image.alt = data.alt[index];
+  }
+  sliders.forEach(function (slider) {
+    slider.addEventListener("input", show);
+    ["pointerdown", "focus"].forEach(function (event) {
+      slider.addEventListener(event, preload);
+    });
+  });
+  box.hidden = false;
+})();"""
+
+
 class _InteractiveFigure:
     """The frames of :func:`interactive_figure` and how viewers show them.
 
-    A display object with three forms: the live widget (Jupyter and the
-    website, which both prefer it), the ``start`` frame as PNG (any other
-    viewer) and as PDF (the PDF edition, see ``nb_mime_priority_overrides``
-    in ``_config.yml``).
+    A display object with four forms: HTML with the sliders (Jupyter and
+    the website), the ``start`` frame as PNG (any viewer without HTML) and
+    as PDF (the PDF edition, which prefers it), and a line of text.
     """
 
     def __init__(self, draw, start, parameters):
@@ -283,6 +339,7 @@ class _InteractiveFigure:
             if index == tuple(self.start_index):
                 self.start_pdf = _savefig(figure, "pdf")
             plt.close(figure)
+        self.html = self._html()  # once: every display shows the same
 
     def _values_at(self, index):
         return {
@@ -290,53 +347,47 @@ class _InteractiveFigure:
             for name, values, i in zip(self.names, self.values, index)
         }
 
-    @functools.cached_property
-    def widget(self):
-        """Sliders over the frames (one widget, made once however often the
-        figure is displayed: every widget made goes into the saved page)."""
-        import ipywidgets as widgets
+    def _labels(self):
+        return [[_slider_label(v.item()) for v in vs] for vs in self.values]
 
-        sliders = [
-            widgets.SelectionSlider(
-                options=[
-                    (_slider_label(v.item()), i) for i, v in enumerate(values)
-                ],
-                index=start,
-                description=name,
-                style={"description_width": "initial"},
-                layout={"width": "min(100%, 32em)"},
-            )
-            for name, values, start in zip(
-                self.names, self.values, self.start_index
-            )
-        ]
-        if not hasattr(widgets, "Stack"):  # ipywidgets 7: redraw in the kernel
-            return widgets.interactive(
-                self._show_frame, **dict(zip(self.names, sliders))
-            )
+    def _description(self, index):
+        labels = self._labels()
+        shown = ", ".join(
+            f"{name} = {labels[k][i]}"
+            for k, (name, i) in enumerate(zip(self.names, index))
+        )
+        return f"Interactive figure, {len(self.frames)} frames: {shown}"
 
-        def stack(index):
-            depth = len(index)
-            if depth == len(self.values):
-                return widgets.Image(value=self.frames[index], format="png")
-            children = [
-                stack((*index, i)) for i in range(len(self.values[depth]))
-            ]
-            frames = widgets.Stack(
-                children, selected_index=self.start_index[depth]
+    def _html(self):
+        labels = self._labels()
+        start = tuple(self.start_index)
+        width, height = _png_size(self.frames[start])
+        sliders = "".join(
+            SLIDER_HTML.format(
+                name=html.escape(name),
+                last=len(self.values[k]) - 1,
+                start=self.start_index[k],
+                label=html.escape(labels[k][self.start_index[k]]),
             )
-            # links kept by the browser (also on the static website)
-            widgets.jsdlink(
-                (sliders[depth], "index"), (frames, "selected_index")
-            )
-            return frames
-
-        return widgets.VBox([*sliders, stack(())])
-
-    def _show_frame(self, **indices):
-        from IPython.display import Image, display
-
-        display(Image(self.frames[tuple(indices[n] for n in self.names)]))
+            for k, name in enumerate(self.names)
+        )
+        frames = json.dumps(
+            {
+                "labels": labels,
+                "alt": [self._description(i) for i in self.frames],
+                "frames": [_data_uri(png) for png in self.frames.values()],
+            },
+            ensure_ascii=False,
+        )
+        return FIGURE_HTML.format(
+            start=_data_uri(self.frames[start]),
+            alt=html.escape(self._description(start)),
+            width=width,
+            height=height,
+            sliders=sliders,
+            frames=frames.replace("</", "<\\/"),
+            script=FIGURE_SCRIPT,
+        )
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         start = tuple(self.start_index)
@@ -345,20 +396,24 @@ class _InteractiveFigure:
             f"{_slider_label(v[-1].item())}]"
             for name, v in zip(self.names, self.values)
         )
-        bundle = {
+        return {
             "text/plain": f"Figure with sliders, {len(self.frames)} frames: "
             + ranges,
+            "text/html": self.html,
             "image/png": base64.b64encode(self.frames[start]).decode("ascii"),
             "application/pdf": base64.b64encode(self.start_pdf).decode(
                 "ascii"
             ),
         }
-        try:
-            view = self.widget._repr_mimebundle_()
-        except ImportError:  # no ipywidgets: the start frame only
-            return bundle
-        bundle.update({k: v for k, v in view.items() if k != "text/plain"})
-        return bundle
+
+
+def _data_uri(png):
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+
+
+def _png_size(png):
+    """(width, height) in pixels, from the PNG's header."""
+    return int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
 
 
 def _savefig(figure, fmt):

@@ -46,6 +46,12 @@ def build_once(out, run_id, build):
     return out
 
 
+def build_succeeded(out):
+    """Whether the last build into ``out`` succeeded (whichever run made it)."""
+    out = Path(out)
+    return _read(out.parent / f"{out.name}.{OUTCOME}").get("ok", False)
+
+
 def _read(path):
     try:
         return json.loads(path.read_text())

@@ -1,5 +1,6 @@
 """Shared fixtures: seeded random data sets, the built website, and the system's
-Chromium for the browser tests."""
+Chromium for the browser tests; the `book` marker and the `--reuse-site` option
+of the contributor's inner loop (CONTRIBUTING.md, "Running the tests")."""
 
 import os
 import subprocess
@@ -22,7 +23,7 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
 import chromium  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
-from book_build import build_once  # noqa: E402
+from book_build import build_once, build_succeeded  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402
 
 if os.environ.get("PYTEST_XDIST_WORKER"):
@@ -48,17 +49,75 @@ def regression_data(request):
     return X, y
 
 
+SITE = ROOT / "_build" / "test-site"
+# Tests that need the built book, a browser or JupyterLab (minutes, not seconds).
+BOOK_FIXTURES = {"site", "browser", "lab"}
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--reuse-site",
+        action="store_true",
+        help="test the book an earlier run built into _build/test-site "
+        "instead of building it afresh (when only tests changed)",
+    )
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "book: needs the built book, a browser or JupyterLab "
+        '(`-m "not book"` leaves them out while editing mllib)',
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark the `book` tests, and run the tests of one page together.
+
+    A test module's tests that take a `page` parameter run page by page
+    (pytest runs them function by function), so that each page is opened
+    once per theme and closed before the next (test_website.py's `visit`).
+    """
+    for item in items:
+        if BOOK_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.book)
+    first, order = {}, {}
+    for index, item in enumerate(items):
+        module = item.nodeid.split("::")[0]
+        callspec = getattr(item, "callspec", None)
+        page = callspec.params.get("page") if callspec else None
+        group = (
+            index if page is None else first.setdefault((module, page), index)
+        )
+        order[item.nodeid] = (first.setdefault(module, index), group, index)
+    items.sort(key=lambda item: order[item.nodeid])
+
+
 @pytest.fixture(scope="session")
 def site(request):
     """The website, built from clean once per test run into _build/test-site.
 
     Every xdist worker that asks gets the same build (see book_build.py);
-    the build is the reader's own command, with warnings as errors.
+    the build is the reader's own command, with warnings as errors. With
+    --reuse-site, an earlier run's successful build is tested instead.
     """
+    if request.config.getoption("--reuse-site"):
+        return reuse(SITE)
     worker = getattr(request.config, "workerinput", {})
     run_id = worker.get("testrunuid") or uuid.uuid4().hex  # xdist's, or ours
-    out = build_once(ROOT / "_build" / "test-site", run_id, build_book)
+    out = build_once(SITE, run_id, build_book)
     return out / "_build" / "html"
+
+
+def reuse(out):
+    """The html folder of an earlier successful build into ``out``."""
+    html = out / "_build" / "html"
+    if not (build_succeeded(out) and (html / "index.html").is_file()):
+        pytest.exit(
+            f"--reuse-site: no successful build in {out}; run once without it",
+            returncode=1,
+        )
+    return html
 
 
 def build_book(out):

@@ -13,6 +13,9 @@ with this test's token; every request off the machine is aborted. The checks:
 * every solution is folded (its dropdown closed, its code cells collapsed) and opens on a
   click;
 * moving a slider redraws the figure beside it;
+* every self-check question of every chapter is drawn after Run All, and again when the
+  saved notebook is opened in a new JupyterLab page (all chapters in one server, one after
+  another in one tab; each chapter's kernel is shut down once it has run);
 * in the assignment, an answered question's check passes and the export cell writes the
   submission without a warning.
 
@@ -21,6 +24,7 @@ Screenshots of what a student sees go to ``_build/test-artifacts/jupyterlab-*.pn
 times Run All for every chapter in the same way.
 """
 
+import ast
 import json
 import os
 import re
@@ -40,6 +44,7 @@ from lab_session import (
     read_markdown,
     run_all,
 )
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -115,10 +120,9 @@ def screenshot(target, name):
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
-    """JupyterLab serving what a student has: the chapter and the student notebook."""
+    """JupyterLab serving what a student has: the chapters and the student notebook."""
     home = tmp_path_factory.mktemp("student")
-    (home / "chapters").mkdir()
-    shutil.copy(ROOT / CHAPTER, home / CHAPTER)
+    shutil.copytree(ROOT / "chapters", home / "chapters")
     master = ROOT / "assignments" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
     built = build(master, tmp_path_factory.mktemp("built"), release=False)
     shutil.copytree(built / "student", home / "assignment")
@@ -234,23 +238,163 @@ SHOWN_FRAME = """demo => Array.from(demo.querySelectorAll("img"))
 
 def test_moving_a_slider_shows_another_frame(chapter):
     # mllib.plotting.interactive_figure: sliders over frames drawn in
-    # advance, linked in the browser, so the figure moves with no kernel
-    demo = chapter.page.locator(
-        f"{CELLS} .widget-vbox:has(.noUi-handle):has(img)"
-    ).first
+    # advance, swapped by the output's own script, so the figure moves
+    # with no kernel
+    demo = chapter.page.locator(f"{CELLS} .interactive-figure").first
     demo.scroll_into_view_if_needed()
     before = demo.evaluate(SHOWN_FRAME)
     assert len(before) == 1, f"one frame in view, not {len(before)}"
-    handle = demo.locator(".noUi-handle").first
-    handle.focus()
+    slider = demo.locator("input[type=range]").first
+    slider.focus()
     for _ in range(5):
-        handle.press("ArrowRight")
+        slider.press("ArrowRight")
     chapter.page.wait_for_function(
         f"([demo, before]) => {{ const shown = ({SHOWN_FRAME})(demo);"
         " return shown.length === 1 && shown[0] !== before; }",
         arg=[demo.element_handle(), before[0]],
     )
     screenshot(demo, "slider-moved")
+
+
+# --------------------------------------------------------------------------- every quiz
+
+CHAPTERS = sorted(
+    path.relative_to(ROOT).as_posix()
+    for path in (ROOT / "chapters").glob("*.ipynb")
+)
+# The quizzes (mllib.notebook.self_check) in the notebook in view: each one's
+# questions, if jupyterquiz drew them.
+QUIZZES = f"""() => [...{NOTEBOOK}.content.node.querySelectorAll('[id^="selfcheck"]')]
+  .map(quiz => quiz.querySelectorAll('.Quiz').length)"""
+OPEN = """path => window.jupyterapp.commands.execute('docmanager:open', {path})
+  .then(() => true)"""
+# JupyterLab has started (after page.goto): its commands can be run.
+STARTED = (
+    """() => window.jupyterapp?.commands?.hasCommand('docmanager:open')"""
+)
+OPENED = f"""path => {NOTEBOOK}?.context?.path === path && {NOTEBOOK}.context.isReady"""
+# The tab of the notebook just opened: a click on it, as a reader's, gives it the focus
+# that makes it JupyterLab's current widget (opening alone does not, headless).
+OPENED_TAB = "#jp-main-dock-panel .lm-TabBar-tab.lm-mod-current"
+CLOSE = f"""async save => {{
+  const notebook = {NOTEBOOK};
+  if (save) await notebook.context.save();
+  await notebook.sessionContext.shutdown();
+  notebook.dispose();
+}}"""
+
+
+def lab_home(lab):
+    """JupyterLab with no document open (its /lab/tree/ with no path is a
+    "Path Not Found" dialog, which keeps every notebook from the focus)."""
+    return f"http://127.0.0.1:{lab.port}/lab?reset&token={lab.token}"
+
+
+def open_chapter(page, path):
+    page.evaluate(OPEN, path)
+    page.locator(OPENED_TAB).click()
+    page.wait_for_function(OPENED, arg=path)
+
+
+def self_check_calls(path):
+    """The questions of each self_check(...) in a chapter, from its source."""
+    cells = json.loads((ROOT / path).read_text())["cells"]
+    return [
+        len(ast.literal_eval(node.args[0]))
+        for cell in cells
+        if cell["cell_type"] == "code"
+        for node in ast.walk(ast.parse("".join(cell["source"])))
+        if isinstance(node, ast.Call)
+        and getattr(node.func, "id", "") == "self_check"
+    ]
+
+
+def drawn(page, expected):
+    """The questions drawn per quiz once all are (or after a minute, as many
+    as there are: an undrawn quiz never draws by waiting)."""
+    try:
+        page.wait_for_function(
+            f"expected => JSON.stringify(({QUIZZES})()) === JSON.stringify(expected)",
+            arg=expected,
+            timeout=60_000,
+        )
+    except PlaywrightTimeout:
+        pass
+    return page.evaluate(QUIZZES)
+
+
+@pytest.fixture(scope="module")
+def quizzes_drawn(browser, lab, chapter):
+    """Every chapter run (Run All) and saved, one after another in one
+    JupyterLab page (the reference chapter in its own, already run), then
+    every saved chapter opened in a new page: the questions drawn per quiz,
+    each time, by chapter."""
+    found = {
+        CHAPTER: {
+            "expected": self_check_calls(CHAPTER),
+            "after Run All": drawn(chapter.page, self_check_calls(CHAPTER)),
+            "errors": chapter.page.evaluate(ERROR_OUTPUTS),
+        }
+    }
+    chapter.page.evaluate(f"() => {NOTEBOOK}.context.save()")
+    reader = Reader(browser)
+    try:
+        page = reader.page
+        page.goto(lab_home(lab))
+        page.wait_for_function(STARTED)
+        for path in CHAPTERS:
+            if path == CHAPTER:
+                continue
+            open_chapter(page, path)
+            page.wait_for_function(KERNEL_IDLE, polling=250)
+            run_all(page, TIMEOUT_MS)
+            found[path] = {
+                "expected": self_check_calls(path),
+                "after Run All": drawn(page, self_check_calls(path)),
+                "errors": page.evaluate(ERROR_OUTPUTS),
+            }
+            page.evaluate(CLOSE, True)  # saved, and its kernel shut down
+        page.goto(lab_home(lab))  # a new JupyterLab page, as the next day
+        page.wait_for_function(STARTED)
+        for path in CHAPTERS:
+            open_chapter(page, path)
+            found[path]["after reopening"] = drawn(
+                page, self_check_calls(path)
+            )
+            page.evaluate(CLOSE, False)
+        found["left the machine"] = reader.left_the_machine
+    finally:
+        reader.close()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "jupyterlab-quizzes.json").write_text(
+        json.dumps(found, indent=1)
+    )
+    return found
+
+
+def test_every_chapter_has_quizzes_to_check():
+    """Guards the test below against checking nothing."""
+    assert all(self_check_calls(path) for path in CHAPTERS), CHAPTERS
+
+
+@pytest.mark.parametrize("path", CHAPTERS)
+def test_every_quiz_draws_after_run_all_and_after_reopening(
+    quizzes_drawn, path
+):
+    """jupyterquiz drew every question of every quiz: in the page where the
+    chapter ran, and when the saved notebook is opened again. (It once
+    waited for the window's load event, long past in JupyterLab: after Run
+    All most quizzes were an empty strip.)"""
+    found = quizzes_drawn[path]
+    assert not found["errors"], f"{path}: {found['errors']}"
+    for moment in ("after Run All", "after reopening"):
+        assert found[moment] == found["expected"], (
+            f"{path}, {moment}: questions drawn per quiz {found[moment]}, "
+            f"expected {found['expected']}"
+        )
+    assert not quizzes_drawn["left the machine"], quizzes_drawn[
+        "left the machine"
+    ]
 
 
 # --------------------------------------------------------------------------- an assignment

@@ -5,7 +5,7 @@ import re
 import pytest
 from IPython.core.formatters import DisplayFormatter
 
-from mllib.notebook import _SelfCheck, show_source
+from mllib.notebook import SHARED, _SelfCheck, show_source
 from mllib.optim import check_gradient
 
 
@@ -54,7 +54,7 @@ NUMBER = {
 
 def embedded_questions(page):
     """The questions as jupyterquiz's script receives them."""
-    found = re.search(r"var questions\w+=(.*?);\n", page)
+    found = re.search(r"var questions = (.*?);\n", page)
     return json.loads(found.group(1))
 
 
@@ -69,8 +69,32 @@ def test_self_check_html_holds_the_questions_and_jupyterquiz_script():
     assert shown[0]["answers"][0]["answer"] == "λ ≥ 0"
     assert shown[1]["question"] == "What is ‖(3, 4)‖₂?"
     assert "function show_questions" in page, "jupyterquiz's own script"
-    assert "mathjax.startup.promise.then(run)" in page
-    assert page.count("<script>") == 1 and "<script src" not in page
+    assert "<script src" not in page and "<link" not in page, "self-contained"
+
+
+def test_every_quiz_shares_the_same_library_which_the_website_serves_once():
+    """jupyterquiz's code and style are in elements of their own, the same
+    for every quiz, so that the website can serve them once per page; only
+    the questions and the element that draws them differ."""
+    first, second = (_SelfCheck([q])._repr_html_() for q in (CHOICE, NUMBER))
+    shared = re.compile(rf"<(script|style) {SHARED}>.*?</\1>", re.DOTALL)
+    assert [m.group(1) for m in shared.finditer(first)] == ["style", "script"]
+    assert shared.findall(first) and [
+        m.group(0) for m in shared.finditer(first)
+    ] == [m.group(0) for m in shared.finditer(second)]
+    rest = shared.sub("", first)
+    assert len(rest) < 3000, "a quiz's own part is small"
+    assert "show_questions" not in rest
+
+
+def test_jupyterquiz_never_sees_the_pages_mathjax():
+    """Self-check text has no maths. jupyterquiz typesets with the page's
+    MathJax, and where that has no typeset() (JupyterLab's) loads another
+    from a CDN: the library runs with a MathJax of its own, undefined."""
+    page = _SelfCheck([CHOICE])._repr_html_()
+    library = re.search(rf"<script {SHARED}>(.*?)</script>", page, re.DOTALL)
+    assert "(function () {\nvar MathJax;\n" in library.group(1)
+    assert "cdn.jsdelivr.net" in library.group(1), "jupyterquiz's own code"
 
 
 def test_self_check_text_is_escaped_for_html():
@@ -91,6 +115,25 @@ def test_self_check_markdown_for_the_pdf_sets_the_answers_apart():
     assert "(b) λ ≤ 0" in questions and "2. What is" in questions
     assert "Yes: ..." not in questions and "√25" not in questions
     assert "1. **(a) λ ≥ 0.** Yes: ..." in answers
+    assert "2. **5.** √25." in answers
+
+
+def test_an_answer_ending_a_sentence_gets_no_second_full_stop():
+    """The PDF's answer key ends each answer with a full stop, once."""
+    ends = with_(
+        CHOICE,
+        answers=[
+            {**CHOICE["answers"][0], "answer": "It diverges."},
+            *CHOICE["answers"][1:],
+        ],
+    )
+    answers = (
+        _SelfCheck([ends, NUMBER])
+        ._repr_markdown_()
+        .split(":::{container} self-check-answers")[1]
+    )
+    assert "1. **(a) It diverges.** Yes: ..." in answers
+    assert ".." not in answers.replace("...", "")
     assert "2. **5.** √25." in answers
 
 

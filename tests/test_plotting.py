@@ -1,4 +1,6 @@
 import base64
+import json
+import re
 
 import matplotlib
 
@@ -112,51 +114,58 @@ def test_interactive_figure_draws_one_frame_per_combination_of_values():
     assert len(shown.frames) == 6 and shown.start_index == [0, 1]
     assert len(set(shown.frames.values())) == 6, "every frame differs"
     bundle = shown._repr_mimebundle_()
-    # the website and Jupyter show the widget, the PDF edition the start frame
-    assert {"application/vnd.jupyter.widget-view+json", "image/png"} <= set(
-        bundle
-    )
+    # Jupyter and the website show the HTML, the PDF edition the start frame
+    assert {"text/html", "image/png", "application/pdf"} <= set(bundle)
+    assert not any("widget" in mime for mime in bundle), "no widget manager"
     assert base64.b64decode(bundle["application/pdf"]).startswith(b"%PDF")
     assert base64.b64decode(bundle["image/png"]) == shown.frames[(0, 1)]
-    assert shown._repr_mimebundle_() == bundle, "one widget, made once"
+    assert shown._repr_mimebundle_() == bundle, "the same figure every time"
 
 
-def test_interactive_figure_links_each_slider_to_its_frames_in_the_browser():
-    """The sliders choose frames through jsdlink (a link the browser keeps, so
-    it works on the static website): no Python callback is involved."""
-    import ipywidgets as widgets
+def frames_of(page):
+    """The frames' JSON an interactive figure's HTML carries."""
+    found = re.search(
+        r'<script type="application/json" '
+        r'class="interactive-figure-frames">(.*?)</script>',
+        page,
+        re.DOTALL,
+    )
+    return json.loads(found.group(1))
 
+
+def test_interactive_figure_html_has_a_slider_per_parameter_over_its_frames():
+    """A range input per parameter, at its start value; the frames in the
+    row-major order of the sliders (the script indexes them so), each
+    described for a screen reader; the start frame already in the page."""
     from mllib.plotting import _InteractiveFigure
 
     shown = _InteractiveFigure(
-        draw_line, {}, {"slope": [-1, 0, 1], "shift": [0.0, 1.0]}
+        draw_line, {"shift": 1.0}, {"slope": [-1, 0, 1], "shift": [0.0, 1.0]}
     )
-    box = shown.widget
-    slope, shift, frames = box.children
-    assert [slope.description, shift.description] == ["slope", "shift"]
-    assert slope.options == (("-1", 0), ("0", 1), ("1", 2))
-    assert shift.options == (("0", 0), ("1", 1))
-    assert isinstance(frames, widgets.Stack) and len(frames.children) == 3
-    assert all(len(inner.children) == 2 for inner in frames.children)
-    leaf = frames.children[2].children[1]
-    assert leaf.value == shown.frames[(2, 1)] and leaf.format == "png"
-    state = widgets.Widget.get_manager_state()["state"]
-    links = {
-        (model["state"]["source"][0], model["state"]["target"][0])
-        for model in state.values()
-        if model["model_name"] == "DirectionalLinkModel"
-        and model["state"]["source"][1] == "index"
-        and model["state"]["target"][1] == "selected_index"
-    }
-    assert (
-        f"IPY_MODEL_{slope.model_id}",
-        f"IPY_MODEL_{frames.model_id}",
-    ) in links
-    for inner in frames.children:
-        assert (
-            f"IPY_MODEL_{shift.model_id}",
-            f"IPY_MODEL_{inner.model_id}",
-        ) in links
+    page = shown._repr_mimebundle_()["text/html"]
+    sliders = re.findall(
+        r'<input type="range" min="0" max="(\d+)" step="1" value="(\d+)"',
+        page,
+    )
+    assert sliders == [("2", "0"), ("1", "1")]
+    data = frames_of(page)
+    assert data["labels"] == [["-1", "0", "1"], ["0", "1"]]
+    expected = [
+        base64.b64encode(shown.frames[(i, j)]).decode("ascii")
+        for i in range(3)
+        for j in range(2)
+    ]
+    assert [
+        f.removeprefix("data:image/png;base64,") for f in data["frames"]
+    ] == (expected)
+    assert data["alt"][1].endswith("slope = -1, shift = 1")
+    start = re.search(
+        r'<img class="interactive-figure-frame" src="([^"]+)"', page
+    )
+    assert start.group(1) == data["frames"][1]
+    # sliders are hidden until the script runs: no dead controls where
+    # scripts do not run
+    assert '<div class="interactive-figure-sliders" hidden>' in page
 
 
 @pytest.mark.parametrize(
@@ -179,9 +188,8 @@ def test_interactive_figure_rejects_bad_input_clearly(
 
 
 def test_in_a_notebook_the_interactive_figure_saves_its_frames_with_the_page():
-    """What the book build keeps: the widget view in the output and, in the
-    notebook's widget state (which the website embeds), the frames and the
-    links between sliders and frames."""
+    """What the book build keeps: the figure's HTML with every frame, the
+    start frame as PNG and PDF, and no widget state in the notebook."""
     import nbformat
     from nbclient import NotebookClient
 
@@ -198,11 +206,6 @@ def test_in_a_notebook_the_interactive_figure_saves_its_frames_with_the_page():
     notebook = nbformat.v4.new_notebook(cells=[cell])
     NotebookClient(notebook, kernel_name="python3", timeout=120).execute()
     (output,) = notebook.cells[0].outputs
-    assert "application/vnd.jupyter.widget-view+json" in output["data"]
-    state = notebook.metadata["widgets"][
-        "application/vnd.jupyter.widget-state+json"
-    ]["state"]
-    models = [model["model_name"] for model in state.values()]
-    assert models.count("ImageModel") == 3
-    assert models.count("DirectionalLinkModel") == 1
-    assert models.count("StackModel") == 1
+    assert {"text/html", "image/png", "application/pdf"} <= set(output["data"])
+    assert len(frames_of(output["data"]["text/html"])["frames"]) == 3
+    assert "widgets" not in notebook.metadata

@@ -5,11 +5,19 @@ Every page in `_toc.yml` is served from `_build/html` on 127.0.0.1 and opened in
 does not go to 127.0.0.1, so a page that still needs a CDN fails here exactly as it would for
 a reader without a network. The checks, per page unless noted:
 
-* it loads with no console error, no failed request and no attempt to leave the machine;
+* it loads with no console error, no failed request and no attempt to leave the machine,
+  and weighs at most 3 MB (everything it transfers, read to the end);
 * display math is typeset by MathJax, with no raw ``$$`` / ``\\[`` and no MathJax error left;
+  every display fits its column beside its number, at 1280 pixels and on a phone (390);
 * every image loads and has alt text or a caption;
-* widget demos render their initial view (a chapter with a widget must show it);
-* (chapters) exercise solutions start hidden and open on a click;
+* outputs need no widget manager: progress bars show their final state, interactive
+  figures their sliders and start frame;
+* (chapters) exercise solutions start hidden and open on a click; a folded cell keeps its
+  summary when opened;
+* (chapters) code cells, the mllib source a chapter shows and the outputs it prints fit the
+  column;
+* (chapters) every interactive figure's sliders move its picture, and every self-check
+  question answers right and wrong, in both themes;
 * (chapters) the Binder and Colab links open this repository, branch and notebook;
 * a book configured with a course's JupyterHub offers nbgitpuller's link to the chapter
   (a one-chapter build);
@@ -18,19 +26,22 @@ a reader without a network. The checks, per page unless noted:
 * the search page finds the chapters whose text uses a given word;
 * the execution report lists every chapter with its run time.
 
-Screenshots for review go to ``_build/test-artifacts/`` (``BOOK_TEST_ARTIFACTS`` overrides).
+Screenshots for review go to ``_build/test-artifacts/`` (``BOOK_TEST_ARTIFACTS`` overrides),
+with each page's weight and how its display equations fit a phone (``page-weight/``,
+``equations/``).
 
 The site is built from clean once per test run, into ``_build/test-site/``
 (the ``site`` fixture in conftest.py; all xdist workers share that build).
-Each page is loaded once and shared by the checks (MathJax typesetting a long chapter is the
-slow part); the checks that click (solutions, theme switch) put the page back as they found it
-or run last on it.
+Each page is loaded once, in the light theme at 1280 pixels, and shared by all its checks,
+which run one page after another (conftest.py orders them): MathJax typesetting a long
+chapter is the slow part. The dark theme and the phone width are reached on the same page,
+as a reader does, by the theme switch and by resizing the window; a check that changes the
+page puts it back as it found it.
 """
 
 import ast
 import copy
 import functools
-import hashlib
 import html
 import http.server
 import json
@@ -63,6 +74,9 @@ ARTIFACTS = Path(
 SEARCH_WORDS = ["Lagrangian", "representer"]
 MIN_CONTRAST = 4.5  # WCAG AA for body text
 TIMEOUT_MS = 120_000  # generous: a long chapter typesets in seconds, but the CI machine may be busy
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+MAX_PAGE_BYTES = 3_000_000  # 3 MB, everything a page transfers (uncompressed: the test server)
 
 
 def chapter_markdown(page):
@@ -110,7 +124,7 @@ class Visit:
 
     def __init__(self, browser, url, theme="light", lands_on=None):
         self.context = browser.new_context(
-            viewport={"width": 1280, "height": 900}, color_scheme=theme
+            viewport=DESKTOP, color_scheme=theme
         )
         self.errors, self.left_the_machine, self.failed = [], [], []
         self.context.route("**/*", self._only_loopback)
@@ -145,9 +159,11 @@ class Visit:
         ):  # a redirecting page: wait for the page it sends the reader to
             self.page.wait_for_url(lands_on, wait_until="load")
         self.mathjax = self.page.evaluate(TYPESET)
+        self.fitted = self.page.evaluate(FITTED)
         self.page.evaluate(
             "document.fonts.ready.then(() => true)"
         )  # MathJax fetches fonts once typeset
+        self.read = False
 
     def _only_loopback(self, route):
         if urlsplit(route.request.url).hostname in (
@@ -158,6 +174,18 @@ class Visit:
         else:
             self.left_the_machine.append(route.request.url)
             route.abort("internetdisconnected")
+
+    def read_through(self):
+        """Scroll to the end, as a reader does (a lazy image loads as it
+        comes near), once; wait for every image that started loading."""
+        if not self.read:
+            self.page.evaluate(READ_THROUGH)
+            self.read = True
+
+    def resize(self, viewport):
+        """Resize the window and wait until the equations fit again."""
+        self.page.set_viewport_size(viewport)
+        self.fitted = self.page.evaluate(FITTED)
 
     def close(self):
         self.context.close()
@@ -171,19 +199,52 @@ TYPESET = """async () => {
   if (!(window.MathJax && MathJax.startup && MathJax.startup.promise)) return 'MathJax never loaded';
   try { await MathJax.startup.promise; return 'ok'; } catch (e) { return 'MathJax failed: ' + e; }
 }"""
+# Waits until _ext/static/book/fit-equations.js has fitted every shown display to its
+# column's present width (it notes the width it fitted to) and typesets none again.
+FITTED = """async () => {
+  if (!document.querySelector('div.math')) return 'no displays';
+  const pending = () => [...document.querySelectorAll('div.math')]
+    .filter(d => d.offsetParent !== null && d.clientWidth
+                 && (d.dataset.fitWidth !== String(d.clientWidth) || d.dataset.fitting));
+  let calm = 0;
+  for (let i = 0; i < 3000 && calm < 3; i++) {
+    await new Promise(r => requestAnimationFrame(() => setTimeout(r, 20)));
+    calm = pending().length ? 0 : calm + 1;
+  }
+  return calm >= 3 ? 'fitted' : pending().length + ' displays never fitted';
+}"""
+READ_THROUGH = """async () => {
+  const frame = () => new Promise(r => requestAnimationFrame(() => setTimeout(r, 10)));
+  for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight * 0.8) {
+    scrollTo(0, y); await frame();
+  }
+  // an image passed too fast may not have started: bring each one still loading into view
+  const loaded = image => Promise.race([
+    new Promise(r => { image.addEventListener('load', r, {once: true});
+                       image.addEventListener('error', r, {once: true}); }),
+    new Promise(r => setTimeout(r, 10000)),
+  ]);
+  for (const image of [...document.images].filter(i => !i.complete && i.offsetParent)) {
+    image.scrollIntoView({block: 'center'});
+    if (!image.complete) await loaded(image);
+  }
+  scrollTo(0, 0); await frame();
+}"""
 
 
 @pytest.fixture(scope="module")
 def visit(browser, server):
-    """Open a page once per theme and keep it for all the checks that only read it."""
+    """Open a page (light theme, 1280 pixels) and keep it for all its checks;
+    opening the next page closes it (conftest.py runs a page's tests together)."""
     opened = {}
 
-    def open_page(page, theme="light"):
-        if (page, theme) not in opened:
-            opened[(page, theme)] = Visit(
-                browser, f"{server}/{page}.html", theme
-            )
-        return opened[(page, theme)]
+    def open_page(page):
+        if page not in opened:
+            for earlier in opened.values():
+                earlier.close()
+            opened.clear()
+            opened[page] = Visit(browser, f"{server}/{page}.html")
+        return opened[page]
 
     yield open_page
     for opened_page in opened.values():
@@ -226,6 +287,59 @@ MATH_STATE = """() => {
 }"""
 
 
+# What a page transferred, by kind: the page itself and every file it loaded (the test server
+# does not compress, so these are the bytes a reader's browser receives uncompressed).
+WEIGHT = """() => {
+  const kind = e => e.initiatorType === 'navigation' ? 'page'
+    : /\\.(png|jpe?g|webp|gif|svg)(\\?|$)/.test(e.name) ? 'images'
+    : /\\.(woff2?|ttf|otf)(\\?|$)/.test(e.name) ? 'fonts'
+    : /\\.css(\\?|$)/.test(e.name) ? 'styles' : /\\.js(\\?|$)/.test(e.name) ? 'scripts' : 'other';
+  const entries = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
+    .filter(e => !e.name.startsWith('data:'));
+  const by = {}; let total = 0;
+  for (const e of entries) { by[kind(e)] = (by[kind(e)] || 0) + e.decodedBodySize; total += e.decodedBodySize; }
+  const files = entries.sort((a, b) => b.decodedBodySize - a.decodedBodySize)
+    .map(e => [e.name.replace(location.origin, ''), e.decodedBodySize]);
+  return {total, requests: entries.length, by, largest: files.slice(0, 5), files: files.map(f => f[0])};
+}"""
+
+
+def record(kind, page, data):
+    """Keep a figure for review (and for the issue's before-and-after table)."""
+    folder = ARTIFACTS / kind
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{page.replace('/', '-')}.json").write_text(
+        json.dumps(data, indent=1)
+    )
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_page_weighs_at_most_three_megabytes(visit, page):
+    """Everything a reader's browser fetches for the page, read to the end
+    (figures load as they come into view), with no slider touched."""
+    seen = visit(page)
+    seen.read_through()
+    weight = seen.page.evaluate(WEIGHT)
+    record("page-weight", page, weight)
+    assert weight["total"] <= MAX_PAGE_BYTES, (
+        f"{page} weighs {weight['total'] / 1e6:.2f} MB: {weight['by']}, "
+        f"largest {weight['largest']}"
+    )
+    # what pages once loaded and need not: Font Awesome's SVG script (the
+    # theme's web font draws the icons) and its whole fonts (the book's cut
+    # down ones have every icon a page shows: _ext/website.py), a widget
+    # manager, the search index
+    for needless in (
+        "fontawesome.js",
+        "vendor/fontawesome/webfonts/",
+        "embed-amd.js",
+        "require.js",
+    ):
+        assert not any(needless in f for f in weight["files"]), needless
+    if page != "search":
+        assert not any("searchindex.js" in f for f in weight["files"])
+
+
 @pytest.mark.parametrize("page", PAGES)
 def test_display_math_is_typeset(visit, page):
     seen = visit(page)
@@ -246,80 +360,111 @@ def test_display_math_is_typeset(visit, page):
     )
 
 
+# Every display equation as laid out: its overflow, whether its number shows beside or under
+# it, in the column, and how _ext/static/book/fit-equations.js fitted it.
+EQUATIONS = """() => [...document.querySelectorAll('article.bd-article div.math')].map(d => {
+  const c = d.querySelector(':scope > mjx-container'), n = d.querySelector(':scope > .eqno');
+  const column = d.getBoundingClientRect(), box = c.getBoundingClientRect();
+  const number = n && n.getBoundingClientRect();
+  const style = getComputedStyle(c), mask = style.maskImage || style.webkitMaskImage || 'none';
+  const inside = (r, outer) => r.left >= outer.left - 0.5 && r.right <= outer.right + 0.5;
+  return {
+    tex: (d.dataset.tex || c.textContent).trim().slice(0, 50),
+    shown: d.offsetParent !== null,
+    number: n ? n.firstChild.textContent.trim() : null,
+    overflow: c.scrollWidth - c.clientWidth,
+    scale: +(c.dataset.scale || 1),
+    broken: d.dataset.broken === 'yes',
+    scrolls: c.classList.contains('equation-scrolls'),
+    faded: mask !== 'none',
+    numberShown: !n || (number.width > 0 && inside(number, column)
+                        && (number.left >= box.right - 0.5 || number.top >= box.bottom - 0.5)),
+    inColumn: inside(box, column) && column.left >= -0.5 && column.right <= innerWidth + 0.5,
+  };
+})"""
+SMALLEST_SCALE = (
+    0.7  # fit-equations.js: a display shrinks to 70 % at most, then scrolls
+)
+
+
+def displays_at(seen, viewport):
+    seen.resize(viewport)
+    assert seen.fitted in ("fitted", "no displays"), seen.fitted
+    return seen.page.evaluate(EQUATIONS)
+
+
 IMAGES = """() => [...document.querySelectorAll('article.bd-article img')].map(img => ({
   src: img.currentSrc.slice(0, 120), width: img.naturalWidth, complete: img.complete,
   alt: (img.getAttribute('alt') || '').trim(),
   caption: (img.closest('figure')?.querySelector('figcaption')?.textContent || '').trim(),
-  widget: !!img.closest('.jupyter-widgets, .widget-output'),
+  frame: img.matches('.interactive-figure-frame'),
+  waiting: img.loading === 'lazy' && img.offsetParent === null,  // lazy, and in a closed box
 }))"""
 
 
 @pytest.mark.parametrize("page", PAGES)
 def test_every_image_loads_and_is_described(visit, page):
-    images = visit(page).page.evaluate(IMAGES)
+    seen = visit(page)
+    seen.read_through()
+    images = seen.page.evaluate(IMAGES)
     for image in images:
-        assert image["complete"] and image["width"] > 0, (
-            f"{page}: image did not load: {image['src']}"
+        assert image["waiting"] or (
+            image["complete"] and image["width"] > 0
+        ), f"{page}: image did not load: {image['src']}"
+        assert image["alt"] or image["caption"], (
+            f"{page}: image without alt text or caption: {image['src']}"
         )
-        # A widget's live output has no caption of its own: CONTRIBUTING.md puts a captioned
-        # static figure of the same thing next to every widget demo.
-        if not image["widget"]:
-            assert image["alt"] or image["caption"], (
-                f"{page}: image without alt text or caption: {image['src']}"
-            )
     if (
         page in CHAPTERS
         and "plt.show()" in (ROOT / f"{page}.ipynb").read_text()
     ):
-        assert any(not image["widget"] for image in images), (
+        assert any(not image["frame"] for image in images), (
             f"{page} draws figures but shows none"
         )
 
 
-WIDGETS = """async () => {
-  const views = () => document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]');
-  const rendered = () => [...views()].filter(s => s.previousElementSibling?.matches('.jupyter-widgets, .widget-container, .lm-Widget') ||
-                                            s.parentElement.querySelector('.jupyter-widgets'));
-  for (let i = 0; i < 600 && rendered().length < views().length; i++) await new Promise(r => setTimeout(r, 100));
-  return {
-    views: views().length,
-    rendered: rendered().length,
-    placeholders: [...document.querySelectorAll('.cell_output')].filter(o => views().length && o.querySelector('script[type*="widget-view"]')
-      && o.textContent.includes('Loading widget')).length,
-    controls: document.querySelectorAll('.cell_output .widget-slider, .cell_output .widget-dropdown, .cell_output .widget-toggle-buttons, .cell_output .widget-checkbox').length,
-    outputImages: [...document.querySelectorAll('.cell_output .jupyter-widgets-output-area img, .cell_output .widget-output img, .cell_output img.widget-image')]
-      .filter(i => i.offsetParent !== null).map(i => i.naturalWidth),
-  };
-}"""
+# What the outputs that once needed the ipywidgets manager show without one.
+OUTPUTS = """() => ({
+  widgetViews: document.querySelectorAll('script[type*="jupyter.widget"]').length,
+  bars: [...document.querySelectorAll('.cell_output progress.widget-snapshot-progress')]
+    .map(p => ({value: p.value, max: p.max, text: p.closest('.widget-snapshot').textContent.trim()})),
+  figures: [...document.querySelectorAll('.cell_output .interactive-figure')].map(f => ({
+    sliders: f.querySelectorAll('.interactive-figure-sliders:not([hidden]) input[type=range]').length,
+    frame: f.querySelector('img.interactive-figure-frame').naturalWidth,
+  })),
+})"""
 
 
 @pytest.mark.parametrize("page", PAGES)
-def test_widget_demos_render_their_initial_view(visit, page):
-    state = visit(page).page.evaluate(WIDGETS)
-    assert state["rendered"] == state["views"], (
-        f"{page}: {state['rendered']} of {state['views']} widget views rendered"
-    )
-    assert state["placeholders"] == 0, (
-        f"{page}: a widget shows its 'Loading widget...' placeholder"
-    )
-    assert all(width > 0 for width in state["outputImages"]), (
-        f"{page}: a widget's figure did not load"
-    )
+def test_outputs_show_without_a_widget_manager(visit, page):
+    """The website loads no widget manager (_ext/page_assets.py): tqdm's
+    progress bars show their final state, drawn when the book is built, and
+    interactive figures (mllib.plotting.interactive_figure) their sliders
+    and start frame."""
+    seen = visit(page)
+    seen.read_through()
+    shown = seen.page.evaluate(OUTPUTS)
+    assert shown["widgetViews"] == 0, f"{page}: a widget left for a manager"
     source = (ROOT / f"{page}.ipynb").read_text() if page in CHAPTERS else ""
-    if (
-        "interact(" in source or "interactive_figure(" in source
-    ):  # a demo: its control and its initial figure must show
-        assert state["controls"] >= 1 and len(state["outputImages"]) >= 1, (
-            f"{page}: interact demo not rendered: {state}"
-        )
+    # a bar made with leave=False closes itself when done: nothing to show
+    if re.search(r"tqdm\((?![^)]*leave=False)", source):
+        assert shown["bars"], f"{page}: its progress bars do not show"
+        for bar in shown[
+            "bars"
+        ]:  # every loop of a built chapter ran to its end
+            assert bar["max"] > 0 and bar["value"] == bar["max"], bar
+            assert re.search(r"\d+/\d+", bar["text"]), bar
+    expected = len(calls_in(page, "interactive_figure")) if source else 0
+    assert len(shown["figures"]) == expected, shown["figures"]
+    for figure in shown["figures"]:
+        assert figure["sliders"] >= 1 and figure["frame"] > 0, figure
 
 
-def test_the_preliminaries_widget_demo_is_checked():
-    """Guards the test above against checking nothing: the reference chapter has a demo
-    (an interactive figure, whose sliders and start frame the test above sees)."""
-    assert (
-        "interactive_figure(" in (ROOT / f"{PRELIMINARIES}.ipynb").read_text()
-    )
+def test_the_preliminaries_moving_figure_is_checked():
+    """Guards the test above against checking nothing: the reference chapter
+    has an interactive figure, and chapters show progress bars."""
+    assert calls_in(PRELIMINARIES, "interactive_figure")
+    assert any("tqdm(" in (ROOT / f"{c}.ipynb").read_text() for c in CHAPTERS)
 
 
 # --------------------------------------------------------------------------- chapters
@@ -379,15 +524,117 @@ def test_exercise_solutions_start_hidden_and_open_on_click(visit, page):
     assert not seen.errors, f"{page}: {seen.errors}"
 
 
+def fold_summaries(page):
+    """The summaries the chapter's folded cells set (mystnb.code_prompt_show)."""
+    cells = json.loads((ROOT / f"{page}.ipynb").read_text())["cells"]
+    return [
+        c["metadata"]["mystnb"]["code_prompt_show"]
+        for c in cells
+        if "code_prompt_show" in c["metadata"].get("mystnb", {})
+    ]
+
+
+FOLDED = [page for page in CHAPTERS if fold_summaries(page)]
+FOLD_TITLE = """details => [...details.querySelectorAll(':scope > summary .admonition-title')]
+  .filter(t => getComputedStyle(t).display !== 'none').map(t => t.textContent.trim()).join(' | ')"""
+
+
+@pytest.mark.parametrize("page", FOLDED)
+def test_a_folded_cell_keeps_its_summary_when_opened(visit, page):
+    """ "Verification: ..." stays the summary of an opened fold; it does not
+    become "Hide code cell content" (_ext/website.py)."""
+    seen = visit(page)
+    summary = fold_summaries(page)[0]
+    fold = seen.page.locator("details.hide", has_text=summary).first
+    assert fold.evaluate(FOLD_TITLE) == summary
+    fold.locator(":scope > summary").click()
+    try:
+        assert fold.evaluate("d => d.open")
+        assert fold.evaluate(FOLD_TITLE) == summary
+    finally:
+        fold.locator(":scope > summary").click()  # closed again
+    assert not fold.evaluate("d => d.open")
+
+
+def open_every_solution(seen):
+    """Open, as a reader does, each solution still hidden."""
+    hidden = [
+        index
+        for index, solution in enumerate(seen.page.evaluate(SOLUTIONS))
+        if solution["hidden"]
+    ]
+    for index in hidden:
+        open_solution(seen, index)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_display_equations_fit_the_column_on_a_desktop_and_a_phone(
+    visit, page
+):
+    """Every display beside (or on a phone, above) its number, never under
+    it: at 1280 pixels each fits, shrunk if need be; at 390 each fits,
+    shrunk to at least 70 % or broken at its wide spaces, or else scrolls
+    with its edge faded. Solutions are opened first (every display counts)."""
+    seen = visit(page)
+    open_every_solution(seen)
+    try:
+        desktop = displays_at(seen, DESKTOP)
+        assert all(d["shown"] for d in desktop), (
+            f"{page}: hidden displays {[d['tex'] for d in desktop if not d['shown']]}"
+        )
+        for d in desktop:
+            assert d["overflow"] <= 0 and d["numberShown"] and d["inColumn"], (
+                f"{page} at 1280 pixels: {d}"
+            )
+        phone = displays_at(seen, PHONE)
+        if page == PRELIMINARIES:
+            third = seen.page.locator("div.math").nth(2)
+            third.evaluate("d => d.scrollIntoView({block: 'center'})")
+            screenshot(seen.page, "equations-phone-light")
+            switch_theme(seen, "dark")
+            screenshot(seen.page, "equations-phone-dark")
+            switch_theme(seen, "light")
+        for d in phone:
+            assert d["numberShown"] and d["inColumn"], (
+                f"{page} on a phone: {d}"
+            )
+            assert d["scale"] >= SMALLEST_SCALE - 1e-3, f"{page}: {d}"
+            assert d["overflow"] <= 0 or (d["scrolls"] and d["faded"]), (
+                f"{page} on a phone: a display is cut off: {d}"
+            )
+        record(
+            "equations",
+            page,
+            {
+                "displays": len(phone),
+                "as written": sum(
+                    d["scale"] == 1 and not d["broken"] for d in phone
+                ),
+                "shrunk": sum(
+                    d["scale"] < 1 and not d["scrolls"] for d in phone
+                ),
+                "broken over lines": sum(d["broken"] for d in phone),
+                "scrolling": [d["tex"] for d in phone if d["scrolls"]],
+                "shrunk at 1280": [
+                    d["tex"] for d in desktop if d["scale"] < 1
+                ],
+            },
+        )
+    finally:
+        displays_at(seen, DESKTOP)
+
+
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_screenshot_an_exercise_with_its_solution_open(browser, server, theme):
-    seen = Visit(browser, f"{server}/{PRELIMINARIES}.html", theme="light")
+@pytest.mark.parametrize("page", [PRELIMINARIES])
+def test_screenshot_an_exercise_with_its_solution_open(visit, page, theme):
+    seen = visit(page)
     try:
         switch_theme(seen, theme)
-        show_exercise_of(seen, open_solution(seen, 0))
+        open_every_solution(seen)
+        show_exercise_of(seen, seen.page.locator("div.solution").first)
         screenshot(seen.page, f"exercise-solution-open-{theme}")
     finally:
-        seen.close()
+        switch_theme(seen, "light")
 
 
 def launch_links(page):
@@ -540,9 +787,24 @@ def switch_theme(seen, theme):
     assert (
         seen.page.evaluate("document.documentElement.dataset.theme") == theme
     )
-    seen.page.wait_for_timeout(
-        300
-    )  # let colour transitions finish before measuring
+    settle(seen)  # colour transitions finish before anything is measured
+
+
+# Brings the page's finite animations and transitions (a theme's colours, a quiz's answer)
+# to their end state at once: what is measured is what a reader sees once they have played.
+# (Waiting for them to end cost up to two seconds a call, on every theme switch: an animation
+# in a part of the page the browser skips never ends.)
+SETTLED = """() => {
+  for (const animation of document.getAnimations()) {
+    if (!isFinite(animation.effect?.getComputedTiming().endTime)) continue;
+    try { animation.finish(); } catch (e) { /* paused at rate 0: nothing to play */ }
+  }
+  return true;
+}"""
+
+
+def settle(seen):
+    seen.page.evaluate(SETTLED)
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
@@ -570,9 +832,9 @@ def test_theme_switch_keeps_figures_and_equations_readable(visit, page, theme):
             seen.page.locator("figure").first.scroll_into_view_if_needed()
             screenshot(seen.page, f"preliminaries-figure-{theme}")
             seen.page.locator(
-                ".cell_output .widget-slider"
+                ".cell_output .interactive-figure"
             ).first.scroll_into_view_if_needed()
-            screenshot(seen.page, f"preliminaries-widget-{theme}")
+            screenshot(seen.page, f"preliminaries-moving-figure-{theme}")
     finally:
         switch_theme(seen, "light")
 
@@ -597,6 +859,36 @@ def test_index_screenshots(browser, server, theme):
         assert search_fields == 1, f"{search_fields} search fields on the page"
     finally:
         seen.close()
+
+
+@pytest.mark.parametrize("page", [INDEX])
+def test_the_home_page_links_the_pdf_only_when_the_site_has_it(
+    visit, site, page
+):
+    """A site built by the README's command has no PDF edition, and no link
+    to one; a site built after the PDF has both (_ext/website.py)."""
+    links = visit(page).page.eval_on_selector_all(
+        "article.bd-article a[href$='book.pdf']",
+        "links => links.map(a => a.href)",
+    )
+    if (site / "book.pdf").is_file():
+        assert links, (
+            "the site has book.pdf but the home page does not link it"
+        )
+    else:
+        assert not links, f"the home page links a PDF the site lacks: {links}"
+
+
+@pytest.mark.parametrize("page", ["assignments"])
+def test_assignments_name_each_chapter_they_build_on_once(visit, page):
+    """ "Builds on: Preliminaries: Preliminaries: ..." read the title twice."""
+    cells = visit(page).page.eval_on_selector_all(
+        "article.bd-article table tbody tr td:nth-child(2)",
+        "cells => cells.map(c => c.textContent.trim())",
+    )
+    assert cells
+    for cell in cells:
+        assert not re.search(r"(\b[\w ]+:) \1", cell), cell
 
 
 # --------------------------------------------------------------------------- search
@@ -634,8 +926,9 @@ def test_search_finds_the_chapters_using_a_word(browser, server, word):
 # --------------------------------------------------------------------------- execution report
 
 
-def test_execution_report_lists_every_chapter_with_its_run_time(visit):
-    rows = visit("execution-report").page.eval_on_selector_all(
+@pytest.mark.parametrize("page", ["execution-report"])
+def test_execution_report_lists_every_chapter_with_its_run_time(visit, page):
+    rows = visit(page).page.eval_on_selector_all(
         "article.bd-article table tbody tr",
         "rows => rows.map(r => [...r.querySelectorAll('td')].map(td => td.textContent.trim()))",
     )
@@ -666,36 +959,12 @@ def test_pages_name_the_configured_repository():
     assert urls == {CONFIG["repository"]["url"]}
 
 
-def test_vendored_widget_scripts_are_the_published_files():
-    """_ext/static/widgets/ holds npm files verbatim (see _ext/README.md); SHA256SUMS pins them."""
-    folder = ROOT / "_ext" / "static" / "widgets"
-    listed = dict(
-        reversed(line.split(maxsplit=1))
-        for line in (folder / "SHA256SUMS").read_text().splitlines()
-    )
-    on_disk = {
-        f"./{p.relative_to(folder).as_posix()}"
-        for p in folder.rglob("*")
-        if p.suffix in (".js", ".woff2")
-    }
-    assert set(listed) == on_disk
-    for name, digest in listed.items():
-        assert (
-            hashlib.sha256((folder / name).read_bytes()).hexdigest() == digest
-        ), f"{name} differs from the published file"
-    for name in {os.path.dirname(name) for name in listed}:
-        assert (folder / name / "LICENSE").is_file(), f"{name} has no licence"
-
-
-def test_config_points_the_widget_loader_at_the_vendored_files():
-    loaders = CONFIG["sphinx"]["config"]["nb_ipywidgets_js"]
-    assert loaders and all("://" not in path for path in loaders)
-    for path in loaders:
-        assert (ROOT / "_ext" / "static" / path).is_file(), path
-    assert [Path(path).name for path in loaders] == [
-        "require.js",
-        "embed-amd.js",
-    ], "require.js must load first"
+def test_no_widget_manager_is_configured():
+    """myst-nb's default loads the ipywidgets manager from a CDN on a page
+    with widgets; the book draws their saved state instead
+    (_ext/page_assets.py), and the website test above checks the pages."""
+    assert CONFIG["sphinx"]["config"]["nb_ipywidgets_js"] == {}
+    assert "page_assets" in CONFIG["sphinx"]["local_extensions"]
 
 
 def test_mathjax_comes_from_the_offline_package():
@@ -735,11 +1004,14 @@ def calls_in(page, function):
 MOVING = [page for page in CHAPTERS if calls_in(page, "interactive_figure")]
 QUIZZES = [page for page in CHAPTERS if calls_in(page, "self_check")]
 
-# The frame a slider shows: the only laid-out image of its figure's stack
-# (ipywidgets' Stack lays out its selected child only).
+# The frame an interactive figure shows (mllib.plotting.interactive_figure).
 SHOWN_FRAME = """figure => {
-  const shown = [...figure.querySelectorAll('img')].filter(i => i.offsetParent !== null);
-  return shown.map(i => ({src: i.src, width: i.naturalWidth, complete: i.complete}));
+  const image = figure.querySelector('img.interactive-figure-frame');
+  return {src: image.currentSrc, width: image.naturalWidth, complete: image.complete, alt: image.alt};
+}"""
+NEW_FRAME = """([figure, before]) => {
+  const image = figure.querySelector('img.interactive-figure-frame');
+  return image.currentSrc !== before && image.complete && image.naturalWidth > 0;
 }"""
 
 
@@ -748,56 +1020,61 @@ def test_the_preliminaries_have_a_moving_figure_and_questions():
     assert PRELIMINARIES in MOVING and PRELIMINARIES in QUIZZES
 
 
+def press(slider, key, times):
+    for _ in range(times):
+        slider.press(key)
+
+
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("page", MOVING)
-def test_interactive_figures_move_without_a_kernel(
-    browser, server, page, theme
-):
+def test_interactive_figures_move_without_a_kernel(visit, page, theme):
     """Each slider of each interactive figure, pressed as a reader does with
-    the keyboard, shows another frame; the page is offline, with no kernel."""
-    seen = Visit(browser, f"{server}/{page}.html", theme=theme)
+    the keyboard, shows another frame, loaded then; the page is offline,
+    with no kernel. The slider is put back where it was."""
+    seen = visit(page)
     try:
-        seen.page.wait_for_function(
-            "() => document.querySelectorAll('.cell_output .widget-vbox .widget-image').length > 0"
-        )
-        figures = seen.page.locator(
-            ".cell_output .widget-vbox:has(.widget-image)"
-        )
+        switch_theme(seen, theme)
+        figures = seen.page.locator(".cell_output .interactive-figure")
         expected = len(calls_in(page, "interactive_figure"))
         assert figures.count() == expected, (
-            f"{page}: {figures.count()} of {expected} figures rendered"
+            f"{page}: {figures.count()} of {expected} figures shown"
         )
         for k in range(figures.count()):
             figure = figures.nth(k)
-            sliders = figure.locator(".widget-slider .noUi-handle")
+            sliders = figure.locator("input[type=range]")
             assert sliders.count() >= 1
             for s in range(sliders.count()):
+                slider = sliders.nth(s)
+                figure.scroll_into_view_if_needed()
                 before = figure.evaluate(SHOWN_FRAME)
-                assert len(before) == 1 and before[0]["width"] > 0, before
+                assert before["complete"] and before["width"] > 0, before
                 if page == PRELIMINARIES and k == 0 and s == 0:
-                    sliders.nth(s).scroll_into_view_if_needed()
                     screenshot(seen.page, f"moving-figure-{theme}-1")
-                sliders.nth(s).focus()
-                for _ in range(3):
-                    seen.page.keyboard.press("ArrowRight")
-                seen.page.wait_for_timeout(300)
-                after = figure.evaluate(SHOWN_FRAME)
-                if after == before:  # at the right end: move the other way
-                    for _ in range(6):
-                        seen.page.keyboard.press("ArrowLeft")
-                    seen.page.wait_for_timeout(300)
-                    after = figure.evaluate(SHOWN_FRAME)
-                assert len(after) == 1 and after[0]["width"] > 0
-                assert after[0]["src"] != before[0]["src"], (
-                    f"{page}: slider {s} of figure {k} moved, the frame did not"
+                at_end = slider.evaluate("s => +s.value === +s.max")
+                forward, back = (
+                    ("ArrowLeft", "ArrowRight")
+                    if at_end
+                    else ("ArrowRight", "ArrowLeft")
                 )
+                start = slider.evaluate("s => +s.value")
+                slider.focus()
+                press(slider, forward, 3)
+                seen.page.wait_for_function(
+                    NEW_FRAME, arg=[figure.element_handle(), before["src"]]
+                )
+                # steps taken (fewer than 3 where the slider met its end)
+                moved = abs(slider.evaluate("s => +s.value") - start)
+                after = figure.evaluate(SHOWN_FRAME)
+                assert after["alt"] != before["alt"], after  # says which frame
                 if page == PRELIMINARIES and k == 0 and s == 0:
                     screenshot(seen.page, f"moving-figure-{theme}-2")
+                press(slider, back, moved)
+                assert figure.evaluate(SHOWN_FRAME)["src"] == before["src"]
         assert not seen.errors and not seen.left_the_machine, (
             seen.errors + seen.left_the_machine
         )
     finally:
-        seen.close()
+        switch_theme(seen, "light")
 
 
 def quiz_questions(page):
@@ -808,18 +1085,31 @@ def quiz_questions(page):
     ]
 
 
-def answer(seen, question, right):
-    """Give the right or a wrong answer to a question; return its feedback
-    (text, whether marked correct, and its contrast with its background)."""
-    box = seen.page.locator(
-        ".Quiz", has=seen.page.get_by_text(question["question"], exact=True)
-    ).first
-    box.scroll_into_view_if_needed()
+# A question's answer button, by its whole text (one answer may contain another: "τ² φᵀφ",
+# "φᵀφ"), scrolled to the middle of the view: the point a reader clicks, and whether the
+# button is what is under that point (not covered by anything).
+ANSWER_BUTTON = """([quiz, text]) => {
+  const whole = e => e.textContent.replace(/\\s+/g, ' ').trim();
+  const buttons = [...quiz.querySelectorAll('.MCButton')].filter(b => whole(b) === text);
+  if (buttons.length !== 1) return {found: buttons.length};
+  buttons[0].scrollIntoView({block: 'center', behavior: 'instant'});
+  const box = buttons[0].getBoundingClientRect();
+  const x = box.left + box.width / 2, y = box.top + box.height / 2;
+  return {found: 1, x, y, hit: buttons[0].contains(document.elementFromPoint(x, y))};
+}"""
+
+
+def answer(seen, quiz, question, right):
+    """Give the right or a wrong answer to a question (its `.Quiz`), as a
+    reader does (a click, or a number typed and Enter); return its
+    feedback: text, whether marked correct, and its contrast with its
+    background."""
     if question["type"] == "multiple_choice":
         choice = next(a for a in question["answers"] if a["correct"] == right)
-        # the whole text: one answer may contain another ("τ² φᵀφ", "φᵀφ")
-        whole = re.compile(rf"^\s*{re.escape(choice['answer'])}\s*$")
-        box.locator(".MCButton").filter(has_text=whole).first.click()
+        text = " ".join(choice["answer"].split())
+        button = seen.page.evaluate(ANSWER_BUTTON, [quiz, text])
+        assert button.get("hit"), f"answer {text!r}: {button}"
+        seen.page.mouse.click(button["x"], button["y"])
     else:
         # a listed value, or the middle of a listed range
         given = next(
@@ -832,15 +1122,12 @@ def answer(seen, question, right):
         )
         if given is None:  # no wrong value listed: any number off the ranges
             given = -987654321
-        field = box.locator(".Input-text")
+        field = quiz.query_selector(".Input-text")
         field.fill(str(given))
         field.press("Enter")
-    feedback = box.locator(".Feedback")
-    feedback.wait_for(state="visible")
-    seen.page.wait_for_timeout(900)  # the answer's colour animation
-    return feedback.evaluate(
-        f"""f => ({{text: f.textContent, correct: f.classList.contains('correct'),
-                   contrast: ({CONTRAST_OF})(f)}})"""
+    # jupyterquiz marks the feedback in the event's own handler
+    return seen.page.evaluate(
+        FEEDBACK, [quiz, "correct" if right else "incorrect"]
     )
 
 
@@ -860,33 +1147,56 @@ CONTRAST_OF = """el => {
 }"""
 
 
+# A question's feedback once marked `mark` (at once, in the answer's own event handler; a
+# second at most): its text, whether marked correct, and its contrast.
+FEEDBACK = f"""async ([quiz, mark]) => {{
+  const feedback = quiz.querySelector('.Feedback');
+  for (let i = 0; i < 100 && !feedback.classList.contains(mark); i++)
+    await new Promise(r => setTimeout(r, 10));
+  return {{text: feedback.textContent, correct: feedback.classList.contains('correct'),
+           marked: feedback.classList.contains(mark), contrast: ({CONTRAST_OF})(feedback)}};
+}}"""
+# The text of each question, as the page shows it.
+QUESTION_TEXTS = """quizzes => quizzes.map(q =>
+  q.querySelector('.MultipleChoiceQn, .NumericQn').firstElementChild.textContent.replace(/\\s+/g, ' ').trim())"""
+
+
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("page", QUIZZES)
-def test_self_check_questions_answer_right_and_wrong(
-    browser, server, page, theme
-):
+def test_self_check_questions_answer_right_and_wrong(visit, page, theme):
     """A wrong answer, then the right one, to every question: each gets its
-    own feedback at once, readable in both themes, offline."""
-    seen = Visit(browser, f"{server}/{page}.html", theme=theme)
+    own feedback at once, readable in both themes, offline. The quizzes'
+    code (jupyterquiz's) loads once for the page, not once per quiz."""
+    seen = visit(page)
     try:
-        seen.page.wait_for_function(
-            "() => document.querySelectorAll('.Quiz').length > 0"
-        )
+        switch_theme(seen, theme)
         questions = quiz_questions(page)
-        assert seen.page.locator(".Quiz").count() == len(questions)
-        for question in questions:
-            wrong = answer(seen, question, right=False)
-            assert not wrong["correct"] and wrong["text"].strip(), wrong
-            right = answer(seen, question, right=True)
+        # each question's .Quiz, in the order of the chapter's source
+        quizzes = seen.page.query_selector_all("div.Quiz")
+        shown = seen.page.evaluate(QUESTION_TEXTS, quizzes)
+        assert shown == [" ".join(q["question"].split()) for q in questions]
+        shared = seen.page.evaluate(
+            """() => ({inline: document.querySelectorAll('[data-self-check-library]').length,
+                      loaded: [...document.scripts].filter(s => s.src.includes('/self-check/')).length})"""
+        )
+        assert shared == {"inline": 0, "loaded": 1}, shared
+        for quiz, question in zip(quizzes, questions):
+            wrong = answer(seen, quiz, question, right=False)
+            assert wrong["marked"] and not wrong["correct"], wrong
+            assert wrong["text"].strip(), wrong
+            right = answer(seen, quiz, question, right=True)
             expected = next(a for a in question["answers"] if a["correct"])
-            assert right["correct"], f"{page}: {question['question']}: {right}"
+            assert right["marked"], f"{page}: {question['question']}: {right}"
             assert right["text"].strip() == expected["feedback"].strip()
             for feedback in (wrong, right):
                 assert feedback["contrast"] >= MIN_CONTRAST, (
                     f"{page} ({theme}): feedback {feedback}"
                 )
-            if page == PRELIMINARIES and question is questions[0]:
-                screenshot(seen.page, f"self-check-feedback-{theme}")
+        settle(seen)  # the answers' colour animations
+        if page == PRELIMINARIES:
+            first = seen.page.locator(".Quiz").first
+            first.evaluate("q => q.scrollIntoView({block: 'center'})")
+            screenshot(seen.page, f"self-check-feedback-{theme}")
         texts = seen.page.eval_on_selector_all(
             ".Quiz .MultipleChoiceQn, .Quiz .NumericQn, .Quiz .MCButton",
             f"els => els.map({CONTRAST_OF})",
@@ -896,7 +1206,7 @@ def test_self_check_questions_answer_right_and_wrong(
             seen.errors + seen.left_the_machine
         )
     finally:
-        seen.close()
+        switch_theme(seen, "light")
 
 
 CODE_WIDTHS = """selector => [...document.querySelectorAll(selector)].map(pre => ({
@@ -926,8 +1236,7 @@ def test_code_cells_fit_the_page_column(visit, page):
 @pytest.mark.parametrize("page", CHAPTERS, ids=lambda p: Path(p).name)
 def test_mllib_source_shown_in_a_chapter_fits_the_page_column(visit, page):
     """show_source displays mllib's code as a highlighted HTML output: at
-    79 characters it fits the column like the chapter's own code. (Printed
-    text, the stream outputs, may be wider and scroll.)"""
+    79 characters it fits the column like the chapter's own code."""
     widths = visit(page).page.evaluate(
         CODE_WIDTHS, ".cell_output .output.text_html div.highlight pre"
     )
@@ -942,12 +1251,37 @@ def test_mllib_source_shown_in_a_chapter_fits_the_page_column(visit, page):
     assert not cut, f"{page}: shown source cut off: {cut[:3]}"
 
 
+# Printed text: what print() wrote, a result's repr, an error. Folded verification cells are
+# left out: the text does not discuss their outputs (a reader who opens one may scroll).
+PRINTED = (
+    ".cell_output .output:is(.stream, .text_plain, .traceback, .error) pre"
+    ":not(details.hide pre)"
+)
+
+
+@pytest.mark.parametrize("page", CHAPTERS)
+def test_printed_outputs_fit_the_page_column(visit, page):
+    """The numbers a chapter prints and discusses show without scrolling
+    sideways in a 1280-pixel window, as its code does; solutions too."""
+    seen = visit(page)
+    open_every_solution(seen)
+    widths = seen.page.evaluate(CODE_WIDTHS, PRINTED)
+    cut = [w for w in widths if w["overflow"] > 0]
+    record("wide-outputs", page, cut)
+    assert not cut, (
+        f"{page}: {len(cut)} printed outputs wider than the column "
+        f"(by {[w['overflow'] for w in cut]} pixels): {cut}"
+    )
+
+
 @pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("page", [PRELIMINARIES])
 def test_screenshot_the_longest_code_line_of_the_preliminaries(
-    browser, server, theme
+    visit, page, theme
 ):
-    seen = Visit(browser, f"{server}/{PRELIMINARIES}.html", theme=theme)
+    seen = visit(page)
     try:
+        switch_theme(seen, theme)
         longest = seen.page.evaluate_handle(
             """() => [...document.querySelectorAll('.cell_input div.highlight pre')]
                  .reduce((a, b) => Math.max(...b.textContent.split('\\n').map(l => l.length))
@@ -961,7 +1295,7 @@ def test_screenshot_the_longest_code_line_of_the_preliminaries(
         screenshot(seen.page, f"preliminaries-longest-code-line-{theme}")
         assert state["longest"] <= 79 and state["overflow"] <= 0, state
     finally:
-        seen.close()
+        switch_theme(seen, "light")
 
 
 # --------------------------------------------------------------------------- references and metadata
@@ -1020,12 +1354,13 @@ def test_links_to_other_chapters_name_the_chapter(visit, page):
         )
 
 
-def test_the_site_has_a_favicon_and_describes_its_pages(visit, server):
+@pytest.mark.parametrize("page", [PRELIMINARIES])
+def test_the_site_has_a_favicon_and_describes_its_pages(visit, server, page):
     from urllib.request import urlopen
 
     with urlopen(f"{server}/favicon.ico") as response:  # for pages naming none
         assert response.status == 200 and response.read(4) == b"\0\0\1\0"
-    seen = visit(PRELIMINARIES)
+    seen = visit(page)
     icon = seen.page.evaluate(
         "() => document.querySelector('link[rel~=\"icon\"]')?.href"
     )
