@@ -5,6 +5,7 @@ of the contributor's inner loop (CONTRIBUTING.md, "Running the tests")."""
 import os
 import subprocess
 import sys
+import threading
 import uuid
 from pathlib import Path
 
@@ -23,7 +24,11 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
 import chromium  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
-from book_build import build_once, build_succeeded  # noqa: E402
+from book_build import (  # noqa: E402
+    BookBuildError,
+    build_once,
+    build_succeeded,
+)
 from threadpoolctl import threadpool_limits  # noqa: E402
 
 if os.environ.get("PYTEST_XDIST_WORKER"):
@@ -50,6 +55,7 @@ def regression_data(request):
 
 
 SITE = ROOT / "_build" / "test-site"
+_RUN = uuid.uuid4().hex  # without xdist: one id for this process's run
 # Tests that need the built book, a browser or JupyterLab (minutes, not seconds).
 BOOK_FIXTURES = {"site", "browser", "lab"}
 
@@ -72,40 +78,58 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(config, items):
-    """Mark the `book` tests, and run the tests of one page together.
-
-    A test module's tests that take a `page` parameter run page by page
-    (pytest runs them function by function), so that each page is opened
-    once per theme and closed before the next (test_website.py's `visit`).
-    """
+    """Mark the `book` tests. (Which worker runs what, and in which order,
+    is conftest.py's at the root: a page's tests run together there.)"""
     for item in items:
         if BOOK_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.book)
-    first, order = {}, {}
-    for index, item in enumerate(items):
-        module = item.nodeid.split("::")[0]
-        callspec = getattr(item, "callspec", None)
-        page = callspec.params.get("page") if callspec else None
-        group = (
-            index if page is None else first.setdefault((module, page), index)
-        )
-        order[item.nodeid] = (first.setdefault(module, index), group, index)
-    items.sort(key=lambda item: order[item.nodeid])
+
+
+def run_id(config):
+    """xdist's id of this test run (the same in every worker), or ours."""
+    return getattr(config, "workerinput", {}).get("testrunuid") or _RUN
+
+
+def pytest_collection_finish(session):
+    """Start building the book at once, in the background, if the tests to
+    run read it: the build (minutes of notebooks executing) then overlaps
+    the tests that come before the website's in the queue (conftest.py at
+    the root) instead of holding up a worker. One worker starts it; the
+    `site` fixture waits for it in every worker (book_build.py)."""
+    config = session.config
+    if config.option.collectonly or config.getoption("--reuse-site"):
+        return
+    if os.environ.get("PYTEST_XDIST_WORKER", "gw0") != "gw0":
+        return
+    if any(
+        "site" in getattr(item, "fixturenames", ()) for item in session.items
+    ):
+        threading.Thread(
+            target=_build_in_background,
+            args=(run_id(config),),
+            name="book build",
+        ).start()
+
+
+def _build_in_background(run):
+    try:
+        build_once(SITE, run, build_book)
+    except BookBuildError:
+        pass  # every test that needs the book raises it, with the build's log
 
 
 @pytest.fixture(scope="session")
 def site(request):
     """The website, built from clean once per test run into _build/test-site.
 
-    Every xdist worker that asks gets the same build (see book_build.py);
-    the build is the reader's own command, with warnings as errors. With
+    Every xdist worker that asks gets the same build (see book_build.py),
+    usually the one started in the background at the start of the run; the
+    build is the reader's own command, with warnings as errors. With
     --reuse-site, an earlier run's successful build is tested instead.
     """
     if request.config.getoption("--reuse-site"):
         return reuse(SITE)
-    worker = getattr(request.config, "workerinput", {})
-    run_id = worker.get("testrunuid") or uuid.uuid4().hex  # xdist's, or ours
-    out = build_once(SITE, run_id, build_book)
+    out = build_once(SITE, run_id(request.config), build_book)
     return out / "_build" / "html"
 
 

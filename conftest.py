@@ -1,0 +1,97 @@
+"""How `python -m pytest` shares the work between its xdist workers.
+
+pyproject.toml runs the suite with ``-n auto --dist loadscope
+--no-loadscope-reorder``, and the scheduler below replaces xdist's notion of
+a scope: every test is a unit of its own that goes to whichever worker is
+free next, except the tests that must stay together, in order, on one
+worker:
+
+- the cells of one notebook (nbval runs them top to bottom in one kernel);
+- the tests of a module whose module-scoped fixtures do minutes of work once
+  (grading the hostile batches, building and grading every assignment, a
+  JupyterLab session), so that no second worker repeats that work;
+- the tests of one website page, which share one visit of the page.
+
+(xdist's own ``--dist loadgroup`` would say the same with marks, but with
+pytest 9.2 it silently stops grouping: pytest-dev/pytest-xdist#1386.)
+
+The queue is ordered longest first, the usual rule for sharing jobs between
+machines (a long unit that started last would leave the other worker idle
+while it finished): the modules above, then the notebooks, then the short
+unit tests. The book is built in the background from the start of the run
+(tests/conftest.py), beside all of that, so the tests that read the website
+come last: by then it is built, or there is nothing else left to do.
+
+This file sits at the root so that it also applies when only notebooks are
+run (``python -m pytest chapters/05-perceptron-online.ipynb``).
+"""
+
+import re
+
+import pytest
+from xdist.scheduler import LoadScopeScheduling
+
+# Modules whose module-scoped fixtures must run once, on one worker; in this
+# order, longest first: JupyterLab runs every chapter (Run All), grading
+# waits out hung submissions for minutes, the assignments build and grade
+# seven masters.
+WHOLE_MODULES = (
+    "tests/test_jupyterlab.py",
+    "tests/test_grading.py",
+    "tests/test_assignments.py",
+)
+# The module whose tests share one visit of a page (its `page` parameter).
+PAGE_MODULE = "tests/test_website.py"
+# Fixtures that need the built book: such tests wait for the background
+# build, so they are queued last.
+BOOK_FIXTURES = {"site", "server", "visit"}
+THEME_SUFFIX = re.compile(r"-(light|dark)$")
+
+
+def unit_of(nodeid):
+    """The unit of work a test belongs to, from its node id alone (the
+    controller, which schedules, sees only ids)."""
+    module = nodeid.split("::", 1)[0]
+    if module.endswith(".ipynb") or module in WHOLE_MODULES:
+        return module
+    if module == PAGE_MODULE and nodeid.endswith("]"):
+        parameters = nodeid[nodeid.index("[") + 1 : -1]
+        page = THEME_SUFFIX.sub("", parameters).rsplit("/", 1)[-1]
+        return f"{module}::{page}"
+    return nodeid
+
+
+def rank_of(item):
+    """Where a test's unit goes in the queue: lower is earlier."""
+    module = item.nodeid.split("::", 1)[0]
+    if module in WHOLE_MODULES:
+        return WHOLE_MODULES.index(module)
+    if item.path.suffix == ".ipynb":
+        return len(WHOLE_MODULES)
+    if BOOK_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return len(WHOLE_MODULES) + 2
+    return len(WHOLE_MODULES) + 1
+
+
+class UnitScheduling(LoadScopeScheduling):
+    """xdist's load-by-scope scheduling, with the units of `unit_of`."""
+
+    def _split_scope(self, nodeid):
+        return unit_of(nodeid)
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own, which would answer
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") == "loadscope":
+        return UnitScheduling(config, log)
+    return None
+
+
+def pytest_collection_modifyitems(config, items):
+    """Queue the units longest first; a unit's tests stay together and in
+    their order, with or without xdist."""
+    order, first = {}, {}
+    for index, item in enumerate(items):
+        unit = first.setdefault(unit_of(item.nodeid), index)
+        order[item.nodeid] = (rank_of(item), unit, index)
+    items.sort(key=lambda item: order[item.nodeid])
