@@ -509,6 +509,7 @@ def _class_weights(class_weight, classes, y_index, sample_weight):
     )
     if np.any(weights < 0) or not np.all(np.isfinite(weights)):
         raise ValueError(
-            f"class_weight must be finite and non-negative; got {class_weight}."
+            "class_weight must be finite and non-negative; got "
+            f"{class_weight}."
         )
     return weights

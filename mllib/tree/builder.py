@@ -26,15 +26,15 @@ scikit-learn's builder numbers them.
 :math:`L-1` splits, and now the order matters: the builder keeps a *frontier*
 of the nodes not yet split, each with its best split already found, and always
 splits the frontier node whose split decreases the total weighted impurity
-:math:`\sum_{\text{leaves}} W_t I(t)` the most (a max-heap keyed by the weighted
-impurity decrease :math:`W I - W_L I_L - W_R I_R`), until the budget is spent
-or no frontier node can be split. Each split is the one step that lowers the
-training impurity of a tree with one more leaf the most: greedy in the number
-of leaves rather than in the depth (Friedman, Hastie & Tibshirani 2000, §"Tree
-size"; scikit-learn's ``BestFirstTreeBuilder``). Nodes are numbered as they are
-created (the root 0, then a split node's left and right children get the next
-two numbers), as in scikit-learn; equal decreases go to the node created first
-(scikit-learn's heap leaves that order unspecified).
+:math:`\sum_{\text{leaves}} W_t I(t)` the most (a max-heap keyed by the
+weighted impurity decrease :math:`W I - W_L I_L - W_R I_R`), until the budget
+is spent or no frontier node can be split. Each split is the one step that
+lowers the training impurity of a tree with one more leaf the most: greedy in
+the number of leaves rather than in the depth (Friedman, Hastie & Tibshirani
+2000, §"Tree size"; scikit-learn's ``BestFirstTreeBuilder``). Nodes are
+numbered as they are created (the root 0, then a split node's left and right
+children get the next two numbers), as in scikit-learn; equal decreases go to
+the node created first (scikit-learn's heap leaves that order unspecified).
 
 With ``max_features < d`` each node searches a random subset of the features
 (the random forest's decorrelation): the features are visited in a random order
