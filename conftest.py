@@ -9,7 +9,9 @@ worker:
 - the cells of one notebook (nbval runs them top to bottom in one kernel);
 - the tests of a module whose module-scoped fixtures do minutes of work once
   (grading the hostile batches, building and grading every assignment, a
-  JupyterLab session), so that no second worker repeats that work;
+  JupyterLab session), so that no second worker repeats that work; a test
+  class in such a module is a unit of its own (test_jupyterlab.py runs half
+  of the chapters in each of two classes, one per worker);
 - the tests of one website page, which share one visit of the page.
 
 (xdist's own ``--dist loadgroup`` would say the same with marks, but with
@@ -32,9 +34,9 @@ import pytest
 from xdist.scheduler import LoadScopeScheduling
 
 # Modules whose module-scoped fixtures must run once, on one worker; in this
-# order, longest first: JupyterLab runs every chapter (Run All), grading
-# waits out hung submissions for minutes, the assignments build and grade
-# seven masters.
+# order, longest first, after their test classes (`rank_of`): JupyterLab,
+# grading (it waits out hung submissions for minutes), the assignments
+# (seven masters built and graded).
 WHOLE_MODULES = (
     "tests/test_jupyterlab.py",
     "tests/test_grading.py",
@@ -51,7 +53,9 @@ THEME_SUFFIX = re.compile(r"-(light|dark)$")
 def unit_of(nodeid):
     """The unit of work a test belongs to, from its node id alone (the
     controller, which schedules, sees only ids)."""
-    module = nodeid.split("::", 1)[0]
+    module, *inside = nodeid.split("::")
+    if module in WHOLE_MODULES and inside and inside[0].startswith("Test"):
+        return f"{module}::{inside[0]}"  # a class: its fixtures are its own
     if module.endswith(".ipynb") or module in WHOLE_MODULES:
         return module
     if module == PAGE_MODULE and nodeid.endswith("]"):
@@ -65,12 +69,14 @@ def rank_of(item):
     """Where a test's unit goes in the queue: lower is earlier."""
     module = item.nodeid.split("::", 1)[0]
     if module in WHOLE_MODULES:
-        return WHOLE_MODULES.index(module)
+        # a test class of such a module shares its work between the workers
+        # (test_jupyterlab.py's two halves of the chapters): first of all
+        return 0 if item.cls is not None else 1 + WHOLE_MODULES.index(module)
     if item.path.suffix == ".ipynb":
-        return len(WHOLE_MODULES)
+        return len(WHOLE_MODULES) + 1
     if BOOK_FIXTURES & set(getattr(item, "fixturenames", ())):
-        return len(WHOLE_MODULES) + 2
-    return len(WHOLE_MODULES) + 1
+        return len(WHOLE_MODULES) + 3
+    return len(WHOLE_MODULES) + 2
 
 
 class UnitScheduling(LoadScopeScheduling):

@@ -323,28 +323,19 @@ def drawn(page, expected):
     return page.evaluate(QUIZZES)
 
 
-@pytest.fixture(scope="module")
-def quizzes_drawn(browser, lab, chapter):
-    """Every chapter run (Run All) and saved, one after another in one
-    JupyterLab page (the reference chapter in its own, already run), then
-    every saved chapter opened in a new page: the questions drawn per quiz,
-    each time, by chapter."""
-    found = {
-        CHAPTER: {
-            "expected": self_check_calls(CHAPTER),
-            "after Run All": drawn(chapter.page, self_check_calls(CHAPTER)),
-            "errors": chapter.page.evaluate(ERROR_OUTPUTS),
-        }
-    }
-    chapter.page.evaluate(f"() => {NOTEBOOK}.context.save()")
+@pytest.fixture(scope="class")
+def quizzes_drawn(request, browser, lab):
+    """Every chapter of the class's share run (Run All) and saved, one after
+    another in one JupyterLab page, then every one of them opened again in
+    a new page: the questions drawn per quiz, each time, by chapter."""
+    chapters = request.cls.CHAPTERS
+    found = {}
     reader = Reader(browser)
     try:
         page = reader.page
         page.goto(lab_home(lab))
         page.wait_for_function(STARTED)
-        for path in CHAPTERS:
-            if path == CHAPTER:
-                continue
+        for path in chapters:
             open_chapter(page, path)
             page.wait_for_function(KERNEL_IDLE, polling=250)
             run_all(page, TIMEOUT_MS)
@@ -356,7 +347,7 @@ def quizzes_drawn(browser, lab, chapter):
             page.evaluate(CLOSE, True)  # saved, and its kernel shut down
         page.goto(lab_home(lab))  # a new JupyterLab page, as the next day
         page.wait_for_function(STARTED)
-        for path in CHAPTERS:
+        for path in chapters:
             open_chapter(page, path)
             found[path]["after reopening"] = drawn(
                 page, self_check_calls(path)
@@ -366,35 +357,51 @@ def quizzes_drawn(browser, lab, chapter):
     finally:
         reader.close()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    (ARTIFACTS / "jupyterlab-quizzes.json").write_text(
+    share = request.cls.__name__
+    (ARTIFACTS / f"jupyterlab-quizzes-{share}.json").write_text(
         json.dumps(found, indent=1)
     )
     return found
 
 
 def test_every_chapter_has_quizzes_to_check():
-    """Guards the test below against checking nothing."""
+    """Guards the tests below against checking nothing."""
     assert all(self_check_calls(path) for path in CHAPTERS), CHAPTERS
 
 
-@pytest.mark.parametrize("path", CHAPTERS)
-def test_every_quiz_draws_after_run_all_and_after_reopening(
-    quizzes_drawn, path
-):
+class QuizzesDraw:
     """jupyterquiz drew every question of every quiz: in the page where the
     chapter ran, and when the saved notebook is opened again. (It once
     waited for the window's load event, long past in JupyterLab: after Run
-    All most quizzes were an empty strip.)"""
-    found = quizzes_drawn[path]
-    assert not found["errors"], f"{path}: {found['errors']}"
-    for moment in ("after Run All", "after reopening"):
-        assert found[moment] == found["expected"], (
-            f"{path}, {moment}: questions drawn per quiz {found[moment]}, "
-            f"expected {found['expected']}"
-        )
-    assert not quizzes_drawn["left the machine"], quizzes_drawn[
-        "left the machine"
-    ]
+    All most quizzes were an empty strip.) The chapters are shared between
+    two classes, so that two test workers run them at once (conftest.py at
+    the root makes each class a unit of work)."""
+
+    CHAPTERS = []
+
+    def test_every_quiz_draws_after_run_all_and_after_reopening(
+        self, quizzes_drawn, path
+    ):
+        found = quizzes_drawn[path]
+        assert not found["errors"], f"{path}: {found['errors']}"
+        for moment in ("after Run All", "after reopening"):
+            assert found[moment] == found["expected"], (
+                f"{path}, {moment}: questions drawn per quiz "
+                f"{found[moment]}, expected {found['expected']}"
+            )
+        assert not quizzes_drawn["left the machine"], quizzes_drawn[
+            "left the machine"
+        ]
+
+
+@pytest.mark.parametrize("path", CHAPTERS[0::2])
+class TestQuizzesDrawInEvenChapters(QuizzesDraw):
+    CHAPTERS = CHAPTERS[0::2]
+
+
+@pytest.mark.parametrize("path", CHAPTERS[1::2])
+class TestQuizzesDrawInOddChapters(QuizzesDraw):
+    CHAPTERS = CHAPTERS[1::2]
 
 
 # --------------------------------------------------------------------------- an assignment
