@@ -85,18 +85,10 @@ def newton_cholesky(fun, grad_hess, x0, *, max_iter=100, tol=1e-4):
         fs.append(f)
     converged = grad_norms[-1] <= tol
     if not converged:
-        reason = (
-            "the line search stalled"
-            if stalled
-            else f"max_iter={max_iter} was reached"
-        )
-        warnings.warn(
-            f"Newton's method stopped before reaching tol={tol} "
-            f"({reason}; final gradient "
-            f"max-norm {grad_norms[-1]:.3g}). Increase max_iter or tol.",
-            ConvergenceWarning,
-            stacklevel=3,
-        )
+        warn_not_converged(
+            "Newton's method", tol, stalled, max_iter,
+            f"final gradient max-norm {grad_norms[-1]:.3g}",
+        )  # fmt: skip
     history = {
         "x": np.array(xs),
         "fun": np.array(fs),
@@ -144,3 +136,20 @@ def weighted_gram(X, s):
         upper = dsyrk(1.0, np.sqrt(s)[:, None] * X, trans=1)
         return np.triu(upper) + np.triu(upper, 1).T
     return X.T @ (s[:, None] * X)
+
+
+def warn_not_converged(method, tol, stalled, max_iter, final):
+    """The ConvergenceWarning of a Newton-type solver that stopped short of
+    ``tol``, saying why (a stalled line search or ``max_iter``) and where
+    it stopped (``final``), from the caller of the solver's caller."""
+    reason = (
+        "the line search stalled"
+        if stalled
+        else f"max_iter={max_iter} was reached"
+    )
+    warnings.warn(
+        f"{method} stopped before reaching tol={tol} ({reason}; {final}). "
+        "Increase max_iter or tol.",
+        ConvergenceWarning,
+        stacklevel=4,
+    )

@@ -68,13 +68,13 @@ Hastie & Tibshirani (2010), *J. Stat. Softw.* 33(1), §3 (the quadratic
 model solved by coordinate descent).
 """
 
-import warnings
-
 import numpy as np
 
-from ..exceptions import ConvergenceWarning
 from ..optim import OptimizeResult
-from .newton import _backtrack  # Armijo backtracking on F, the same rule
+from .newton import (
+    _backtrack,  # Armijo backtracking on F, the same rule
+    warn_not_converged,
+)
 
 _MAX_SWEEPS = 1000  # coordinate-descent sweeps per subproblem, at most
 
@@ -151,18 +151,10 @@ def proximal_newton(fun, grad_hess, x0, l1_weights, *, max_iter=100, tol=1e-4):
         n_iter += 1
     converged = residuals[-1] <= tol
     if not converged:
-        reason = (
-            "the line search stalled"
-            if stalled
-            else f"max_iter={max_iter} was reached"
-        )
-        warnings.warn(
-            f"Proximal Newton stopped before reaching tol={tol} ({reason}; "
-            f"final optimality residual {residuals[-1]:.3g}). Increase "
-            "max_iter or tol.",
-            ConvergenceWarning,
-            stacklevel=3,
-        )
+        warn_not_converged(
+            "Proximal Newton", tol, stalled, max_iter,
+            f"final optimality residual {residuals[-1]:.3g}",
+        )  # fmt: skip
     history = {"fun": np.array(values), "residual": np.array(residuals)}
     return OptimizeResult(
         x=x, fun=F, n_iter=n_iter, converged=converged, history=history
