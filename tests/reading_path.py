@@ -27,8 +27,10 @@ under that summary), and ``jupyter.source_hidden`` and ``outputs_hidden``
 (JupyterLab folds it, showing the first line). It also hides the source of
 the self-check cells (``self_check(...)``, which holds the answers): tag
 ``remove-input`` and ``jupyter.source_hidden``; and it folds the source of
-cells tagged ``hide-input`` in JupyterLab too. Run it after writing or
-changing such a cell; tests/test_conventions.py checks the metadata.
+cells tagged ``hide-input`` in JupyterLab too, and gives the notebook the
+metadata JupyterLab would write on opening it (see store_as_jupyterlab_saves),
+so that a reader who only opens it leaves it unchanged. Run it after writing
+or changing such a cell; tests/test_conventions.py checks the metadata.
 
 Sizes are prose words (an inline formula counts as one word, and is also
 counted), display equations, inline formulas and lines of code. Two times:
@@ -281,7 +283,36 @@ def fold_verifications(path):
             "source_hidden": True,
             "outputs_hidden": True,
         }
+    store_as_jupyterlab_saves(nb)
     nbformat.write(nb, path)
+
+
+def jupyterlab_language_info():
+    """The `language_info` the kernel gives JupyterLab, without the version
+    of Python, which differs between readers' machines."""
+    from ipykernel.ipkernel import IPythonKernel
+
+    info = dict(IPythonKernel.language_info)
+    del info["version"]
+    return info
+
+
+def store_as_jupyterlab_saves(nb):
+    """Give a notebook the metadata JupyterLab would give it on opening, so
+    that opening it changes nothing: the Colab install cell's source hidden,
+    `collapsed` mirroring `jupyter.outputs_hidden` (as @jupyter/ydoc keeps
+    them), and the kernel's `language_info`. (nbformat.write then writes it
+    as jupyter_server does.)"""
+    nb.cells[0].metadata.setdefault("jupyter", {})["source_hidden"] = True
+    for cell in nb.cells:
+        hidden = cell.metadata.get("jupyter", {}).get("outputs_hidden")
+        if cell.cell_type != "code":
+            continue
+        if hidden is None:
+            cell.metadata.pop("collapsed", None)
+        else:
+            cell.metadata["collapsed"] = hidden
+    nb.metadata["language_info"] = jupyterlab_language_info()
 
 
 def main(paths):

@@ -9,6 +9,7 @@ import sys
 import types
 from pathlib import Path
 
+import nbformat
 import pybtex.database
 import pybtex_docutils
 import pytest
@@ -301,6 +302,46 @@ class TestChapter:
                     "source_hidden": True,
                     "outputs_hidden": True,
                 }, f"{path.name}: fold this solution cell:\n{source[:200]}"
+
+    def test_is_stored_as_jupyterlab_saves_it(self, path):
+        """Opening a chapter in JupyterLab must leave it as it is: a reader who
+        only reads gets no modified tab and no dirty git tree
+        (tests/test_jupyterlab.py opens every chapter to check). JupyterLab
+        (through jupyter_server) writes a notebook as nbformat does: keys
+        sorted, one space of indent, non-ASCII as is; its cell model mirrors
+        `jupyter.outputs_hidden` in the classic `collapsed` key (@jupyter/ydoc's
+        setMetadata); and the kernel replaces `language_info` by its own
+        (ipykernel's), of which only `version`, the Python the reader runs,
+        differs between machines and stays out."""
+        text = path.read_text(encoding="utf-8")
+        nb = nbformat.reads(text, as_version=nbformat.NO_CONVERT)
+        fix = f"python tests/reading_path.py --fold {path.relative_to(ROOT)}"
+        assert nbformat.writes(nb) + "\n" == text, (
+            f"{path.name} is not in the form JupyterLab saves (sorted keys, "
+            f"indent 1): run {fix}"
+        )
+        for cell in nb.cells:
+            hidden = cell.metadata.get("jupyter", {}).get("outputs_hidden")
+            if cell.cell_type == "code":
+                assert cell.metadata.get("collapsed") == hidden, (
+                    f"{path.name}, cell {cell.id}: `collapsed` should be "
+                    f"{hidden}, as JupyterLab mirrors outputs_hidden: run {fix}"
+                )
+        expected = reading_path.jupyterlab_language_info()
+        assert expected["name"] == "python" and expected["pygments_lexer"]
+        assert nb.metadata.get("language_info") == expected, (
+            f"{path.name}: language_info should be ipykernel's, without its "
+            f"version: run {fix}"
+        )
+
+    def test_install_cell_is_hidden_in_jupyterlab(self, path):
+        """The Colab install cell (removed on the website) would otherwise be
+        the first thing a JupyterLab reader sees."""
+        first = load(path)["cells"][0]
+        assert first["metadata"].get("jupyter", {}).get("source_hidden"), (
+            f"{path.name}: run python tests/reading_path.py --fold "
+            f"{path.relative_to(ROOT)}"
+        )
 
     def test_no_global_random_seed(self, path):
         assert "np.random.seed" not in "\n".join(sources(load(path), "code"))

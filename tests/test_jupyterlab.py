@@ -25,6 +25,7 @@ times Run All for every chapter in the same way.
 """
 
 import ast
+import difflib
 import json
 import os
 import re
@@ -33,12 +34,16 @@ import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import nbformat
 import pytest
 from lab_session import (
     ERROR_OUTPUTS,
+    KERNEL,
     KERNEL_IDLE,
     MARKDOWN_CELLS,
     NOTEBOOK,
+    SCROLL_ON,
+    SCROLLER,
     JupyterLab,
     open_notebook,
     read_markdown,
@@ -123,6 +128,8 @@ def lab(tmp_path_factory):
     """JupyterLab serving what a student has: the chapters and the student notebook."""
     home = tmp_path_factory.mktemp("student")
     shutil.copytree(ROOT / "chapters", home / "chapters")
+    # as cloned: only the test of opening opens these (others save theirs)
+    shutil.copytree(ROOT / "chapters", home / UNOPENED)
     master = ROOT / "assignments" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
     built = build(master, tmp_path_factory.mktemp("built"), release=False)
     shutil.copytree(built / "student", home / "assignment")
@@ -402,6 +409,101 @@ class TestQuizzesDrawInEvenChapters(QuizzesDraw):
 @pytest.mark.parametrize("path", CHAPTERS[1::2])
 class TestQuizzesDrawInOddChapters(QuizzesDraw):
     CHAPTERS = CHAPTERS[1::2]
+
+
+# ---------------------------------------------------------------- opening changes nothing
+
+UNOPENED = "as-cloned"  # the lab's copy of chapters/ that no other test saves
+# What JupyterLab holds for the notebook in view once its kernel has started:
+# whether its tab is marked modified, and the language_info the kernel gave.
+OPENED_STATE = f"""async () => {{
+  const notebook = {NOTEBOOK};
+  const info = await notebook.sessionContext.session.kernel.info;
+  return {{
+    dirty: notebook.context.model.dirty,
+    tab_marked: document.querySelector('{OPENED_TAB}')
+      .classList.contains('jp-mod-dirty'),
+    kernel_language_info: info.language_info,
+  }};
+}}"""
+
+
+def read_through(page):
+    """Scroll from the top to the end, so that every cell is rendered."""
+    page.evaluate(f"() => {{ {SCROLLER}.scrollTop = 0; }}")
+    while not page.evaluate(SCROLL_ON):
+        page.wait_for_timeout(100)
+
+
+def test_opening_a_chapter_changes_nothing_but_the_python_version(
+    browser, lab
+):
+    """A reader opens each chapter, reads it through and runs nothing:
+    what JupyterLab would save is the committed file, byte for byte, but for
+    one line, the version of Python in `language_info`: JupyterLab writes
+    the kernel's on every kernel start and marks the tab modified when it
+    differs (jupyter/notebook#2123), and no one value serves every reader's
+    machine (tests/test_conventions.py keeps the rest of the kernel's
+    `language_info`, the `collapsed` mirror of `outputs_hidden` that
+    JupyterLab keeps, and nbformat's layout in the committed files). The
+    Colab install cell's source is hidden."""
+    reader = Reader(browser)
+    found = {}
+    try:
+        page = reader.page
+        page.goto(lab_home(lab))
+        page.wait_for_function(STARTED)
+        for chapter in CHAPTERS:
+            path = f"{UNOPENED}/{Path(chapter).name}"
+            open_chapter(page, path)
+            page.wait_for_function(KERNEL_IDLE, polling=250)
+            page.evaluate(f"async () => {{ await {KERNEL}.info; }}")
+            read_through(page)
+            page.wait_for_timeout(1000)  # anything JupyterLab does late
+            install = reader.cell(0)
+            expect(install.locator(".jp-InputPlaceholder")).to_be_visible()
+            expect(install.locator(".jp-InputArea-editor")).to_be_hidden()
+            state = page.evaluate(OPENED_STATE)
+            page.evaluate(CLOSE, True)  # saved as an autosave would
+            committed = nbformat.reads(
+                (ROOT / chapter).read_text(encoding="utf-8"),
+                as_version=nbformat.NO_CONVERT,
+            )
+            language_info = state["kernel_language_info"]
+            differs = committed.metadata.language_info != language_info
+            committed.metadata.language_info = language_info
+            expected = nbformat.writes(committed) + "\n"
+            saved = (lab.root / path).read_text(encoding="utf-8")
+            found[chapter] = {
+                "saved as committed, with the kernel's language_info": saved
+                == expected,
+                "tab marked modified": state["tab_marked"],
+                "model dirty": state["dirty"],
+                "language_info differs": differs,
+            }
+            assert saved == expected, (
+                f"{chapter}: opening it changes more than the Python "
+                "version:\n"
+                + "".join(
+                    list(
+                        difflib.unified_diff(
+                            expected.splitlines(True),
+                            saved.splitlines(True),
+                            "committed",
+                            "saved by JupyterLab",
+                        )
+                    )[:60]
+                )
+            )
+            # marked modified, if at all, for the version alone
+            assert differs or not state["dirty"], found[chapter]
+        assert not reader.left_the_machine, reader.left_the_machine
+    finally:
+        reader.close()
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        (ARTIFACTS / "jupyterlab-opening.json").write_text(
+            json.dumps(found, indent=1)
+        )
 
 
 # --------------------------------------------------------------------------- an assignment
