@@ -11,7 +11,7 @@ worker:
   (grading the hostile batches, building and grading every assignment, a
   JupyterLab session), so that no second worker repeats that work; a test
   class in such a module is a unit of its own (test_jupyterlab.py runs half
-  of the chapters in each of two classes, one per worker);
+  of the chapters in each of two classes);
 - the tests of one website page, which share one visit of the page.
 
 (xdist's own ``--dist loadgroup`` would say the same with marks, but with
@@ -19,8 +19,8 @@ pytest 9.2 it silently stops grouping: pytest-dev/pytest-xdist#1386.)
 
 The queue is ordered longest first, the usual rule for sharing jobs between
 machines (a long unit that started last would leave the other worker idle
-while it finished): the modules above, then the notebooks, then the short
-unit tests. The book is built in the background from the start of the run
+while it finished): the units of `LONG_UNITS`, then the notebooks, then the
+short unit tests. The book is built in the background from the start of the run
 (tests/conftest.py), beside all of that, so the tests that read the website
 come last: by then it is built, or there is nothing else left to do.
 
@@ -33,14 +33,26 @@ import re
 import pytest
 from xdist.scheduler import LoadScopeScheduling
 
-# Modules whose module-scoped fixtures must run once, on one worker; in this
-# order, longest first, after their test classes (`rank_of`): JupyterLab,
-# grading (it waits out hung submissions for minutes), the assignments
-# (seven masters built and graded).
+# Modules whose module-scoped fixtures must run once, on one worker (a test
+# class in them is a unit of its own: its fixtures are class-scoped).
 WHOLE_MODULES = (
     "tests/test_jupyterlab.py",
     "tests/test_grading.py",
     "tests/test_assignments.py",
+)
+# The units that take minutes, queued first, in this order. The two halves of
+# JupyterLab's every-quiz check are apart: each runs beside the grading,
+# which mostly waits out hung submissions, or beside the assignments, never
+# beside the other half. Two browsers, two JupyterLabs and their kernels at
+# once, with the book building, crowd two cores: the run took 2452 s that
+# way, against 2079 s with all of JupyterLab on one worker beside the rest
+# (benchmarks/TEST_SUITE.md).
+LONG_UNITS = (
+    "tests/test_jupyterlab.py::TestQuizzesDrawInEvenChapters",
+    "tests/test_grading.py",
+    "tests/test_assignments.py",
+    "tests/test_jupyterlab.py::TestQuizzesDrawInOddChapters",
+    "tests/test_jupyterlab.py",
 )
 # The module whose tests share one visit of a page (its `page` parameter).
 PAGE_MODULE = "tests/test_website.py"
@@ -67,16 +79,14 @@ def unit_of(nodeid):
 
 def rank_of(item):
     """Where a test's unit goes in the queue: lower is earlier."""
-    module = item.nodeid.split("::", 1)[0]
-    if module in WHOLE_MODULES:
-        # a test class of such a module shares its work between the workers
-        # (test_jupyterlab.py's two halves of the chapters): first of all
-        return 0 if item.cls is not None else 1 + WHOLE_MODULES.index(module)
+    unit = unit_of(item.nodeid)
+    if unit in LONG_UNITS:
+        return LONG_UNITS.index(unit)
     if item.path.suffix == ".ipynb":
-        return len(WHOLE_MODULES) + 1
+        return len(LONG_UNITS)
     if BOOK_FIXTURES & set(getattr(item, "fixturenames", ())):
-        return len(WHOLE_MODULES) + 3
-    return len(WHOLE_MODULES) + 2
+        return len(LONG_UNITS) + 2
+    return len(LONG_UNITS) + 1
 
 
 class UnitScheduling(LoadScopeScheduling):
