@@ -76,21 +76,6 @@ OTHER_SOLVERS_ONLY = (
     "only used by scikit-learn's iterative or randomized solvers, which its "
     "default solver choice does not use on dense data"
 )
-ADAM_ONLY = (
-    "only used by scikit-learn's 'adam' solver, which mllib does not have "
-    "(issue 24 item 5); setting it fails loudly"
-)
-SGD_SCHEDULE = (
-    "only used by scikit-learn's solver='sgd' learning-rate schedules "
-    "('invscaling', 'adaptive'); mllib's 'sgd' uses the constant step, the "
-    "default learning_rate='constant'"
-)
-OPEN_MOMENTUM = (
-    "OPEN (issue 24 item 5): scikit-learn's solver='sgd' uses Nesterov "
-    "momentum 0.9 by default; mllib's 'sgd' has none, so with "
-    "solver='sgd' the iterates differ (both converge to a minimum of the "
-    "same objective; the default solver is unaffected)"
-)
 CONVEX_SOLVER = (
     "picks the algorithm for a strictly convex objective with one "
     "minimiser; mllib's solver reaches the same minimiser (to its "
@@ -390,42 +375,6 @@ DIFFERENCES = {
             "p": EUCLIDEAN_ONLY,
             "n_jobs": RUNTIME,
         }.items()
-    },
-    # neural networks
-    **{
-        (model, parameter): absent(reason)
-        for model in ("MLPClassifier", "MLPRegressor")
-        for parameter, reason in {
-            "beta_1": ADAM_ONLY,
-            "beta_2": ADAM_ONLY,
-            "epsilon": ADAM_ONLY,
-            "early_stopping": NO_EARLY_STOPPING,
-            "validation_fraction": NO_EARLY_STOPPING,
-            "learning_rate": SGD_SCHEDULE,
-            "power_t": SGD_SCHEDULE,
-            "max_fun": (
-                "the cap on L-BFGS-B's function evaluations; mllib's lbfgs "
-                "leaves scipy's cap, 15000, which is the default"
-            ),
-            "momentum": OPEN_MOMENTUM,
-            "nesterovs_momentum": OPEN_MOMENTUM,
-            "shuffle": (
-                "mllib's solver='sgd' shuffles the samples every epoch, as "
-                "the default shuffle=True does"
-            ),
-            "verbose": RUNTIME,
-        }.items()
-    },
-    **{
-        (model, "solver"): default(
-            "OPEN (issue 24 item 5): scikit-learn's default is 'adam', "
-            "which mllib does not have, so MLPClassifier() and "
-            "MLPRegressor() train by L-BFGS here and by Adam there: "
-            "different local minima of the same objective. Adam is that "
-            "item's work; until then the default stays 'lbfgs' (chapter 18 "
-            "relies on it) and this row says so",
-        )
-        for model in ("MLPClassifier", "MLPRegressor")
     },
     # preprocessing
     ("PolynomialFeatures", "order"): absent(

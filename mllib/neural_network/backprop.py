@@ -21,15 +21,16 @@ this reads :math:`z_l = W_l^\top a_{l-1} + b_l`. The backward pass carries
     \nabla_{W_l}J = A_{l-1}^\top\Delta_l + \tfrac{\alpha}{n}W_l,\qquad
     \nabla_{b_l}J = \Delta_l^\top\mathbb 1,
 
-where :math:`\hat Y` is the output (identity, logistic or softmax of
-:math:`Z_L`) and each output is paired with its matching loss (squared, binary
-or multinomial cross-entropy), which is what makes :math:`\Delta_L` so simple.
+where :math:`\hat Y` is the output (identity, logistic, softmax or
+exponential of :math:`Z_L`) and each output is paired with its matching loss
+(squared, binary or multinomial cross-entropy, Poisson deviance), which is
+what makes :math:`\Delta_L` so simple.
 Reference: Goodfellow, Bengio & Courville, *Deep Learning* (2016), §6.5;
 Rumelhart, Hinton & Williams (1986).
 """
 
 import numpy as np
-from scipy.special import expit, logsumexp, softmax
+from scipy.special import expit, logsumexp, softmax, xlogy
 
 # g and its derivative g'(z), the latter given z and a = g(z) (cheaper from a
 # where possible)
@@ -55,6 +56,11 @@ OUTPUT_LOSSES = {
     "log_loss": (
         lambda Z: softmax(Z, axis=1),
         lambda Z, Y: np.mean(logsumexp(Z, axis=1) - np.sum(Y * Z, axis=1)),
+    ),
+    # half the Poisson deviance, y log(y/ŷ) - y + ŷ with ŷ = exp(z)
+    "poisson": (
+        np.exp,
+        lambda Z, Y: np.mean(np.sum(np.exp(Z) - Y * Z + xlogy(Y, Y) - Y, 1)),
     ),
 }
 
