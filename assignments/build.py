@@ -31,6 +31,7 @@ saying which assignment and why, when a build fails.
 """
 
 import argparse
+import ast
 import json
 import re
 import shutil
@@ -216,6 +217,9 @@ def build(master, out, release=True):
             dist / "autograder" / f"{name}.ipynb", target / "solutions"
         )
     autograder = autograders.from_master(master)
+    unreadable = unreadable_assertions(autograder)
+    if unreadable:
+        raise SystemExit(f"{name}: " + "; ".join(unreadable[:5]))
     autograders.save(autograder, target / f"{name}-autograder.json")
 
     student = target / "student" / f"{name}.ipynb"
@@ -240,6 +244,44 @@ def build(master, out, release=True):
         f"{manual:g} manual → {target}"
     )
     return target
+
+
+def unreadable_assertions(autograder):
+    """Assertions a student could not act on, or that would tell a notebook
+    which of them failed.
+
+    A public test's failure reaches the student as its assertion's message
+    (the student notebook's checks and the grader's feedback both show that
+    sentence), so every public assertion needs one that says what it checked
+    and what it found. A message is evaluated only when its assertion fails,
+    so no message may call one of the student's functions: the sandbox would
+    see the call."""
+    answers = set(autograders.all_answers(autograder))
+    found = []
+    for question in autograder["questions"]:
+        for test in question["tests"]:
+            for node in ast.walk(ast.parse(test["code"])):
+                if not isinstance(node, ast.Assert):
+                    continue
+                where = f"{test['id']}, `assert {ast.unparse(node.test)}`"
+                if node.msg is None and not test["hidden"]:
+                    found.append(
+                        f"{where} has no message: say what it checked and "
+                        "what it found (a shape, a value, a tolerance)"
+                    )
+                calls = {
+                    call.func.id
+                    for call in ast.walk(node.msg or ast.Constant(None))
+                    if isinstance(call, ast.Call)
+                    and isinstance(call.func, ast.Name)
+                } & answers
+                if calls:
+                    found.append(
+                        f"{where}: its message calls "
+                        f"{', '.join(sorted(calls))} (compute the value "
+                        "before the assertion)"
+                    )
+    return found
 
 
 def self_check(autograder, solutions, blank):

@@ -8,7 +8,9 @@ with the last question left unanswered (partial credit: everything but that
 question; the last, because later questions may build on earlier ones), the
 plausible mistakes of assignment_mistakes.py, and a notebook that does no
 mathematics but looks for the tests to answer from (issue 22: it scores
-nothing). tests/test_grading.py holds the other hostile submissions.
+nothing). tests/test_grading.py holds the other hostile submissions. A
+mistake that a public test catches must be explained in one sentence, both
+by the notebook's own check and in the grader's feedback (issue 25, item 8).
 
 One module fixture does all of it for every master at once, two at a time
 (builds are shared with test_grading.py through assignment_builds), so the
@@ -16,7 +18,9 @@ waits of one assignment (a kernel starting, a sandbox) overlap another's
 work.
 """
 
+import copy
 import csv
+import html
 import json
 import re
 import subprocess
@@ -31,8 +35,11 @@ import hostile_submissions
 import nbformat
 import pytest
 import yaml
-from assignment_mistakes import MISTAKES
+from assignment_mistakes import MISTAKES, PUBLIC_MISTAKES
 from nbclient import NotebookClient
+from otter.test_files.ok_test import run_doctest
+
+from mllib.assignment_checks import failure_sentence
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "assignments"))
@@ -42,6 +49,7 @@ from build import (  # noqa: E402
     leaks,
     masters,
     otter_questions,
+    unreadable_assertions,
 )
 from grading.autograder import all_answers, load  # noqa: E402
 from grading.batch import grade_folder  # noqa: E402
@@ -84,12 +92,19 @@ class Pipeline:
         return course / "_build" / name
 
     def _headless(self, name):
+        """The blank student notebook run, then answered, then each public
+        mistake checked (see with_public_mistakes)."""
         folder = self.folder / f"headless-{name}"
         folder.mkdir()
         path = folder / f"{name}.ipynb"
-        path.write_text(
+        student = json.loads(
             (self.target(name) / "student" / path.name).read_text()
         )
+        solutions = json.loads(
+            (self.target(name) / "solutions" / path.name).read_text()
+        )
+        nb = with_public_mistakes(student, solutions, PUBLIC_MISTAKES[name])
+        path.write_text(json.dumps(nb))
         return run_student_notebook(path, export=False)
 
     def _export(self):
@@ -189,16 +204,100 @@ def run_student_notebook(path, export):
     return nb
 
 
+def with_public_mistakes(student, solutions, mistakes):
+    """The blank student notebook, then cells that answer every question as
+    the solutions do, then for each mistake: the answer cell with the
+    mistake, its question's check (tagged ``public-mistake-<i>``), and the
+    right cell again. One kernel runs them all."""
+    nb = copy.deepcopy(student)
+    cells = hostile_submissions.answer_cells(student)
+    answers = [
+        "".join(solutions["cells"][i]["source"])
+        for question in cells.values()
+        for i in question
+    ]
+
+    def cell(source, tag=None):
+        tags = [tag] if tag else []
+        return nbformat.v4.new_code_cell(source, metadata={"tags": tags})
+
+    added = [cell(source) for source in answers]
+    for i, (question, label, right, wrong, _) in enumerate(mistakes):
+        (source,) = [a for a in answers if right in a]
+        assert source.count(right) == 1, f"{label}: the solution changed"
+        added += [
+            cell(source.replace(right, wrong)),
+            cell(f'grader.check("{question}")', f"public-mistake-{i}"),
+            cell(source),
+        ]
+    nb["cells"] += [dict(c, id=f"added-{i}") for i, c in enumerate(added)]
+    return nb
+
+
+FAILED = re.compile(r"^\s+\S.*?: failed: (?P<why>.*)$", re.MULTILINE)
+UNREADABLE = ("Traceback", "doctest", 'File "', "AssertionError", "Trying:")
+
+
+def unreadable(sentence):
+    """Why a failed public test's message is not one readable sentence."""
+    if not sentence.strip():
+        return "no message"
+    if "\n" in sentence.strip() or len(sentence) > 500:
+        return "more than a sentence"
+    found = [word for word in UNREADABLE if word in sentence]
+    return f"contains {found}" if found else None
+
+
+def shown_sentences(cell):
+    """The sentences a check cell's output gives for its failed tests, in
+    plain text; and the HTML JupyterLab shows, as text."""
+    data = [o.get("data", {}) for o in cell.outputs]
+    plain = "\n".join(d.get("text/plain", "") for d in data)
+    markup = " ".join(d.get("text/html", "") for d in data)
+    text = html.unescape(re.sub(r"<[^>]+>", " ", markup))
+    return [m["why"] for m in FAILED.finditer(plain)], text
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_blank_student_notebook_runs_headless(name, pipeline):
-    """The checks of a blank notebook give feedback, not a crash."""
+    """The checks of a blank notebook give feedback, not a crash: each
+    failed test one sentence, never doctest's transcript (in grader.check's
+    HTML, which JupyterLab shows, as in its text, and in grader.check_all's
+    text)."""
     nb = _result(pipeline.headless[name])
-    checks = [c for c in nb.cells if c.source.startswith('grader.check("')]
-    shown = [
-        json.dumps([o.get("data", o.get("text")) for o in c.outputs])
-        for c in checks
+    checks = [
+        c
+        for c in nb.cells
+        if c.source.startswith("grader.check") and not c.metadata.get("tags")
     ]
-    assert checks and all("failed" in text for text in shown), shown
+    assert len(checks) > 1 and checks[-1].source == "grader.check_all()"
+    for check in checks:
+        sentences, markup = shown_sentences(check)
+        assert sentences, check.outputs
+        for sentence in sentences:
+            assert not unreadable(sentence), (unreadable(sentence), sentence)
+            if check is not checks[-1]:
+                assert sentence in markup
+        assert not [w for w in UNREADABLE if w in markup], markup
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_public_tests_explain_mistakes_in_the_notebook(name, pipeline):
+    """A student's grader.check after each public mistake: the question's
+    failed tests each say, in one sentence, what they checked and found."""
+    nb = _result(pipeline.headless[name])
+    for i, (question, label, _, _, named) in enumerate(PUBLIC_MISTAKES[name]):
+        (check,) = [
+            c
+            for c in nb.cells
+            if f"public-mistake-{i}" in c.metadata.get("tags", [])
+        ]
+        sentences, markup = shown_sentences(check)
+        assert sentences, (label, check.outputs)
+        for sentence in sentences:
+            assert not unreadable(sentence), (label, sentence)
+        assert any(named in s for s in sentences), (label, sentences)
+        assert not [w for w in UNREADABLE if w in markup], (label, markup)
 
 
 def test_every_master_has_the_same_otter_cell():
@@ -262,7 +361,12 @@ def grade_batch(master, target, base):
         ("partial", partial),
     ]:
         (folder / f"{label}.ipynb").write_text(json.dumps(nb))
-    for i, (_, label, right, wrong) in enumerate(MISTAKES[name]):
+    mistakes = [("mistake", m[1:4]) for m in MISTAKES[name]] + [
+        ("public_mistake", m[1:4]) for m in PUBLIC_MISTAKES[name]
+    ]
+    counts = {}
+    for kind, (label, right, wrong) in mistakes:
+        i = counts[kind] = counts.get(kind, -1) + 1
         nb = json.loads(solutions)
         hits = 0
         for cell in nb["cells"]:
@@ -270,7 +374,7 @@ def grade_batch(master, target, base):
             hits += source.count(right) if cell["cell_type"] == "code" else 0
             cell["source"] = source.replace(right, wrong)
         assert hits == 1, f"{name}, {label}: the solution code has changed"
-        (folder / f"mistake_{i}.ipynb").write_text(json.dumps(nb))
+        (folder / f"{kind}_{i}.ipynb").write_text(json.dumps(nb))
     functions = [
         a
         for a in all_answers(load(target / f"{name}-autograder.json"))
@@ -341,6 +445,87 @@ def test_hidden_tests_catch_plausible_mistakes(graded):
         earlier = [q for q in points if q in row and q < question]
         assert all(float(row[q]) == points[q] for q in earlier), (label, row)
         assert row["status"] == "graded" and not row["flags"], (label, row)
+
+
+def public_failures(feedback, question):
+    """The messages of the failed public tests of ``question`` in a
+    feedback file."""
+    section = feedback.split(f"## {question}:")[1].split("\n## ")[0]
+    failed = re.findall(
+        r"^- public test \d+: failed(.*)$", section, re.MULTILINE
+    )
+    return [m.removeprefix(": ") for m in failed]
+
+
+def test_public_tests_explain_mistakes_in_the_feedback(graded):
+    """The grader's feedback on each public mistake: the question's failed
+    public tests each say, in one sentence, what they checked and found; and
+    so does every failed public test of the blank and partial notebooks."""
+    master, rows, feedback = graded
+    for i, (question, label, _, _, named) in enumerate(
+        PUBLIC_MISTAKES[master.stem]
+    ):
+        text = (feedback / f"public_mistake_{i}.ipynb.md").read_text()
+        sentences = public_failures(text, question)
+        assert sentences, (label, text)
+        for sentence in sentences:
+            assert not unreadable(sentence), (label, sentence)
+        assert any(named in s for s in sentences), (label, sentences)
+        assert rows[f"public_mistake_{i}.ipynb"]["status"] == "graded"
+    for label in ("blank", "partial"):
+        text = (feedback / f"{label}.ipynb.md").read_text()
+        questions = re.findall(r"^## (\w+):", text, re.MULTILINE)
+        for question in questions:
+            for sentence in public_failures(text, question):
+                assert not unreadable(sentence), (label, sentence)
+
+
+def _doctest(code, cell="/tmp/ipykernel_7/123.py"):
+    """What otter's check shows for a test run as a doctest, against a
+    function ``f`` defined in a notebook cell (ipykernel's file name)."""
+    env = {}
+    exec(compile("def f(x):\n    return 1 / x\n", cell, "exec"), env)
+    passed, transcript = run_doctest("q1 0", code, env)
+    assert not passed
+    return failure_sentence("❌ Test case failed\n" + transcript)
+
+
+def test_a_failed_doctest_becomes_one_sentence():
+    message = "f(1) must be 2, but is 1.0"
+    assert _doctest(f">>> assert f(1) == 2, {message!r}\n") == message
+    assert _doctest(">>> y = f(0)\n>>> assert y == 1, 'never'\n") == (
+        "f raised ZeroDivisionError: division by zero"
+    )
+    assert _doctest(">>> a, b = f(2)\n") == (
+        "`a, b = f(2)` raised TypeError: cannot unpack non-iterable float "
+        "object"
+    )
+    assert _doctest(">>> assert f(1) == 2\n") == "`assert f(1) == 2` failed"
+    # a function of a library, not of the notebook: the statement is named
+    outside = _doctest(">>> y = f(0)\n", cell="/usr/lib/python3/x.py")
+    assert outside == "`y = f(0)` raised ZeroDivisionError: division by zero"
+
+
+def test_public_assertions_need_messages_that_call_no_answer():
+    test = {"hidden": False, "id": "q1 public test 1", "points": 1}
+    autograder = {
+        "questions": [
+            {
+                "name": "q1",
+                "answers": ["f"],
+                "tests": [
+                    dict(test, code="assert f(1) == 2\n"),
+                    dict(test, code="y = f(1)\nassert y == 2, f'{f(3)}'\n"),
+                    dict(test, code="y = f(1)\nassert y == 2, f'{y}'\n"),
+                    dict(test, code="assert f(1) == 2\n", hidden=True),
+                ],
+            }
+        ],
+        "manual": [],
+    }
+    problems = unreadable_assertions(autograder)
+    assert len(problems) == 2, problems
+    assert "has no message" in problems[0] and "calls f" in problems[1]
 
 
 @pytest.mark.parametrize("master", MASTERS, ids=NAMES)

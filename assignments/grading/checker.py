@@ -93,13 +93,16 @@ _RAISABLE["LinAlgError"] = np.linalg.LinAlgError
 
 
 def _raised(name, kind, message):
+    """The exception a student's function raised, rebuilt here (a builtin
+    type where there is one, so a test's own `except` catches it), and
+    marked with the function's name for the test's message."""
     cls = _RAISABLE.get(kind)
     try:
-        if cls:
-            return cls(message)
-        return AnswerError(f"{name} raised {kind}: {message}")
+        error = cls(message) if cls else AnswerError(message)
     except Exception:
-        return AnswerError(f"{name} raised {kind}: {message}")
+        error = AnswerError(message)
+    error.answer, error.kind = name, kind
+    return error
 
 
 class Remote:
@@ -169,19 +172,41 @@ def _names(code):
     return {n.id for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Name)}
 
 
-def _line(code, number):
-    lines = code.splitlines()
-    return lines[number - 1].strip() if number and number <= len(lines) else ""
+def _statement(code, number):
+    """The test's statement at line ``number``, on one line as otter's copy
+    in the student notebook shows it (the first line of a loop)."""
+    for node in ast.parse(code).body:
+        if node.lineno <= (number or 0) <= node.end_lineno:
+            if isinstance(node, ast.Assert):  # the check, not its message
+                node = ast.Assert(test=node.test)
+            return ast.unparse(node).splitlines()[0]
+    return ""
 
 
-def _failing_line(code, error):
+def _failing_statement(code, error):
     tb = error.__traceback__
     line = None
     while tb is not None:
         if tb.tb_frame.f_code.co_filename == "<test>":
             line = tb.tb_lineno
         tb = tb.tb_next
-    return _line(code, line)
+    return _statement(code, line)
+
+
+def stopped(code, error):
+    """One sentence for a test that an exception ended: which of the
+    student's functions raised what, or at which statement of the test.
+    The student notebook's checks say the same (mllib.assignment_checks)."""
+    if isinstance(error, (AnswerError, TimeoutError)) and not hasattr(
+        error, "kind"
+    ):
+        return str(error)  # already a sentence about the answer
+    kind = getattr(error, "kind", type(error).__name__)
+    text = " ".join(str(error).split())[:300]
+    who = getattr(error, "answer", None)
+    if who is None:
+        who = f"`{_failing_statement(code, error)}`"
+    return f"{who} raised {kind}: {text}" if text else f"{who} raised {kind}"
 
 
 def _data_names(scope):
@@ -268,31 +293,30 @@ class Checker:
             if isinstance(scope[name], Remote):
                 names[id(scope[name])] = name
         failures = []
-        scope["__failed__"] = lambda message, line: failures.append(
-            (message, line)
-        )
+
+        def failed(message, line):
+            """The first failed assertion's message, evaluated at once (as
+            in the student notebook: a loop's variables have their values
+            of that turn); later failures add nothing."""
+            if failures:
+                return
+            try:
+                text = message()
+            except _Lost:
+                raise
+            except Exception as error:
+                text = f"{type(error).__name__} in the test's message"
+            if text is None:
+                text = f"`{_statement(test['code'], line)}` failed"
+            failures.append(str(text))
+
+        scope["__failed__"] = failed
         try:
             exec(self.compiled[test["id"]], scope)
         except _Lost:
             raise
-        except AssertionError as error:
-            text = (
-                str(error) or f"failed: {_failing_line(test['code'], error)}"
-            )
-            failures.append((text, None))
         except Exception as error:
-            failures.append(
-                (f"{type(error).__name__}: {str(error)[:300]}", None)
-            )
+            failures.append(stopped(test["code"], error))
         if not failures:
             return True, ""
-        message, line = failures[0]
-        try:
-            text = message() if callable(message) else message
-        except _Lost:
-            raise
-        except Exception as error:
-            text = f"{type(error).__name__} in the test's message"
-        if text is None:
-            text = f"failed: {_line(test['code'], line)}"
-        return False, str(text)
+        return False, failures[0]
