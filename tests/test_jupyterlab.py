@@ -198,48 +198,43 @@ def test_correction_boxes_are_boxes(chapter):
     screenshot(corrections.first, "correction")
 
 
-def solution_starts(page):
-    """Indices of the cells holding a solution's start (from the notebook's
-    model, as JupyterLab holds it)."""
-    return page.evaluate(f"""() => [...{NOTEBOOK}.content.model.cells]
-      .map((c, i) => c.type === 'markdown'
-        && c.sharedModel.getSource().includes('{{solution-start}}') ? i : -1)
-      .filter(i => i >= 0)""")
+def solution_cells(page):
+    """Indices of the cells holding a solution's start, and of the code cells folded
+    after each (from the notebook's model, as JupyterLab holds it)."""
+    return page.evaluate(f"""() => {{
+      const cells = [...{NOTEBOOK}.content.model.cells];
+      const starts = cells.map((c, i) => c.type === 'markdown'
+        && c.sharedModel.getSource().includes('{{solution-start}}') ? i : -1).filter(i => i >= 0);
+      const hidden = cells.map((c, i) => c.getMetadata('jupyter')?.source_hidden ? i : -1)
+        .filter(i => i >= 0);
+      return {{starts, hidden}};
+    }}""")
 
 
 def test_solutions_are_folded_until_asked_for(chapter):
     page = chapter.page
-    starts = solution_starts(page)
-    code = gated_solution_code(CHAPTER)  # code cell -> its solution's start
-    assert len(starts) >= 3 and code, (starts, code)
-    for index in starts:
+    cells = solution_cells(page)
+    assert len(cells["starts"]) >= 3 and cells["hidden"], cells
+    for index in cells["starts"]:
         dropdown = chapter.cell(index).locator("details.myst-exercise").last
         expect(dropdown.locator("summary")).to_contain_text("Solution to")
         expect(dropdown).not_to_have_attribute("open", re.compile(".*"))
         expect(dropdown.locator(".details-body")).to_be_hidden()
-    for index in code:  # out of sight with their closed solution
-        expect(
-            page.locator(f'{CELLS}[data-windowed-list-index="{index}"]')
-        ).to_be_hidden()
-    index, start = next(iter(code.items()))
-    chapter.cell(start).evaluate("cell => cell.scrollIntoView()")
-    screenshot(page, "solution-folded")  # the exercise, its folded solution
-    # A click opens the solution, as a reader asks for it: its code cell
-    # shows, folded to a line, and opens on a click too.
-    dropdown = chapter.cell(start).locator("details.myst-exercise").last
+    for index in cells["hidden"]:
+        cell = chapter.cell(index)
+        expect(cell.locator(".jp-InputPlaceholder")).to_be_visible()
+        expect(cell.locator(".jp-InputArea-editor")).to_be_hidden()
+    first, code = cells["starts"][0], cells["hidden"][0]
+    chapter.cell(first).evaluate("cell => cell.scrollIntoView()")
+    screenshot(
+        page, "solution-folded"
+    )  # the exercise, its folded solution and code
+    # A click opens each, as a reader asks for the solution.
+    dropdown = chapter.cell(first).locator("details.myst-exercise").last
     dropdown.locator("summary").click()
     expect(dropdown.locator(".details-body")).to_be_visible()
-    placeholder = chapter.cell(index).locator(".jp-InputPlaceholder")
-    expect(placeholder).to_be_visible()
-    placeholder.click()
-    expect(chapter.cell(index).locator(".jp-InputArea-editor")).to_be_visible()
-    screenshot(page, "solution-opened")
-    # The markdown cell after the code starts with the solution's end, which
-    # jupyterlab-myst draws as an empty box: not shown.
-    end = chapter.cell(index + 1).locator(".myst > aside.myst-exercise").first
-    expect(end).to_be_attached()
-    expect(end.locator(".myst-exercise-body")).to_be_empty()
-    expect(end).to_be_hidden()
+    chapter.cell(code).locator(".jp-InputPlaceholder").click()
+    expect(chapter.cell(code).locator(".jp-InputArea-editor")).to_be_visible()
 
 
 # the frame an interactive_figure shows: the one image of its Stack in view
@@ -335,69 +330,11 @@ def drawn(page, expected):
     return page.evaluate(QUIZZES)
 
 
-def gated_solution_code(path):
-    """The code cells of a chapter's solutions, by index, each with the index
-    of the markdown cell that opens its solution (sphinx-exercise's
-    solution-start ... solution-end around code cells), from its source."""
-    cells = json.loads((ROOT / path).read_text())["cells"]
-    found, start = {}, None
-    for index, cell in enumerate(cells):
-        source = "".join(cell["source"])
-        if cell["cell_type"] == "markdown":
-            markers = re.findall(
-                r"```\{(solution-start|solution-end)\}", source
-            )
-            if markers:
-                start = index if markers[-1] == "solution-start" else None
-        elif start is not None:
-            found[index] = start
-    return found
-
-
-# What a reader sees of a solution's code cell: its (folded) code, and its
-# output if it has one.
-SOLUTION_CODE_SHOWN = f"""index => {{
-  const node = {NOTEBOOK}.content.widgets[index].node;
-  const shown = selector => [...node.querySelectorAll(selector)]
-    .some(e => e.checkVisibility() && e.getBoundingClientRect().height > 0);
-  const output = node.querySelector('.jp-OutputArea');
-  return {{
-    code: shown('.jp-InputPlaceholder, .jp-InputArea-editor'),
-    output: shown('.jp-OutputArea') && output.innerText.trim() !== '',
-    has_output: {NOTEBOOK}.content.model.cells.get(index).outputs.length > 0,
-  }};
-}}"""
-
-
-def solutions_seen(page, path):
-    """For each solution's code cell: is its code or output shown while its
-    solution is closed, and once the reader opens the solution (then closed
-    again)."""
-    seen = {}
-    read_markdown(page)  # every cell rendered once
-    for index, start in gated_solution_code(path).items():
-        cell = page.locator(f'{CELLS}[data-windowed-list-index="{start}"]')
-        cell.scroll_into_view_if_needed()
-        dropdown = cell.locator(".myst > details.myst-exercise").last
-        summary = dropdown.locator("summary")
-        expect(dropdown).to_be_attached()
-        expect(dropdown).not_to_have_attribute("open", re.compile(".*"))
-        closed = page.evaluate(SOLUTION_CODE_SHOWN, index)
-        summary.click()
-        expect(dropdown).to_have_attribute("open", re.compile(".*"))
-        opened = page.evaluate(SOLUTION_CODE_SHOWN, index)
-        summary.click()
-        expect(dropdown).not_to_have_attribute("open", re.compile(".*"))
-        seen[index] = {"closed": closed, "opened": opened}
-    return seen
-
-
 @pytest.fixture(scope="class")
 def quizzes_drawn(request, browser, lab):
     """Every chapter of the class's share run (Run All) and saved, one after
     another in one JupyterLab page, then every one of them opened again in
-    a new page: the questions drawn per quiz, and what shows of each
-    solution's code, each time, by chapter."""
+    a new page: the questions drawn per quiz, each time, by chapter."""
     chapters = request.cls.CHAPTERS
     found = {}
     reader = Reader(browser)
@@ -413,7 +350,6 @@ def quizzes_drawn(request, browser, lab):
                 "expected": self_check_calls(path),
                 "after Run All": drawn(page, self_check_calls(path)),
                 "errors": page.evaluate(ERROR_OUTPUTS),
-                "solutions after Run All": solutions_seen(page, path),
             }
             page.evaluate(CLOSE, True)  # saved, and its kernel shut down
         page.goto(lab_home(lab))  # a new JupyterLab page, as the next day
@@ -422,9 +358,6 @@ def quizzes_drawn(request, browser, lab):
             open_chapter(page, path)
             found[path]["after reopening"] = drawn(
                 page, self_check_calls(path)
-            )
-            found[path]["solutions after reopening"] = solutions_seen(
-                page, path
             )
             page.evaluate(CLOSE, False)
         found["left the machine"] = reader.left_the_machine
@@ -441,8 +374,6 @@ def quizzes_drawn(request, browser, lab):
 def test_every_chapter_has_quizzes_to_check():
     """Guards the tests below against checking nothing."""
     assert all(self_check_calls(path) for path in CHAPTERS), CHAPTERS
-    with_code = [path for path in CHAPTERS if gated_solution_code(path)]
-    assert len(with_code) >= 10, with_code
 
 
 class QuizzesDraw:
@@ -468,27 +399,6 @@ class QuizzesDraw:
         assert not quizzes_drawn["left the machine"], quizzes_drawn[
             "left the machine"
         ]
-
-    def test_solution_code_shows_only_in_an_opened_solution(
-        self, quizzes_drawn, path
-    ):
-        """JupyterLab renders each cell alone: a solution's code cells follow
-        its (empty) dropdown, and running a cell unfolds its output whatever
-        its metadata says. They must stay out of sight while the solution is
-        closed, and show, with their output, once it is opened."""
-        found = quizzes_drawn[path]
-        for moment in ("after Run All", "after reopening"):
-            for index, seen in found[f"solutions {moment}"].items():
-                closed, opened = seen["closed"], seen["opened"]
-                assert not closed["code"] and not closed["output"], (
-                    f"{path}, {moment}: cell {index} of a closed solution "
-                    f"shows {seen['closed']}"
-                )
-                assert opened["code"], seen
-                assert opened["output"] == opened["has_output"], (
-                    f"{path}, {moment}: cell {index} of an opened solution "
-                    f"shows {seen['opened']}"
-                )
 
 
 @pytest.mark.parametrize("path", CHAPTERS[0::2])
