@@ -14,11 +14,17 @@ publicly, or offers in a weaker form:
   public ``check_scalar`` lets NaN and ``True`` through);
 * ``check_random_state``: a ``numpy.random.Generator``, the generator the
   algorithms and chapters use (scikit-learn's returns a ``RandomState``).
+* ``available_if``: a method that exists only for some parameters (such
+  as ``predict_proba`` of an SVC fitted without probabilities), whose
+  ``AttributeError`` says why (scikit-learn's replaces the reason with a
+  generic message).
 
 None of them modifies the caller's arrays.
 """
 
+import functools
 import numbers
+import types
 
 import numpy as np
 from sklearn.utils import check_array
@@ -198,3 +204,31 @@ def check_int(value, name, *, low=None):
     if low is not None and value < low:
         raise ValueError(f"{name} must be at least {low}; got {value!r}.")
     return int(value)
+
+
+def available_if(check):
+    """Decorate a method that exists only when ``check(estimator)`` passes.
+
+    ``check`` raises ``AttributeError`` with the reason when the method is
+    not available (e.g. "... only with probability=True"); reading the
+    attribute then raises it, so ``hasattr`` is False, as with
+    scikit-learn's ``available_if``. The bound method keeps its name and
+    docstring, which scikit-learn's tools read.
+    """
+
+    def decorate(method):
+        return _ConditionalMethod(method, check)
+
+    return decorate
+
+
+class _ConditionalMethod:
+    def __init__(self, method, check):
+        self.method, self.check = method, check
+        functools.update_wrapper(self, method)
+
+    def __get__(self, instance, owner=None):
+        if instance is None:  # on the class: the plain function
+            return self.method
+        self.check(instance)
+        return types.MethodType(self.method, instance)

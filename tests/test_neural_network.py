@@ -897,6 +897,215 @@ def test_warm_start_continues_scikit_learns_curves():
     assert_same_fit(ours, sk, X)
 
 
+# --- Sample weights ----------------------------------------------------------
+
+
+def weights_for(n, seed):
+    """Positive weights, spread over a factor of 15, with a few zeros."""
+    w = np.random.default_rng(seed).uniform(0.2, 3.0, n)
+    w[::11] = 0.0
+    return w
+
+
+@pytest.mark.parametrize("loss, k", [("squared_error", 2), ("log_loss", 3)])
+def test_weighted_objective_is_the_repeated_data_objective(loss, k):
+    """Integer weights are repeated rows, and a zero weight drops the row:
+    the weighted objective and its gradient equal those of the data so
+    expanded, at any parameters (the penalty's S is the expanded n)."""
+    rng = np.random.default_rng(30)
+    X = rng.normal(size=(25, 3))
+    Y = np.eye(k)[rng.integers(k, size=25)]
+    counts = rng.integers(0, 4, size=25)
+    sizes = [3, 4, k]
+    theta = pack(*glorot_uniform(sizes, "tanh", rng))
+    weighted = flat_objective(
+        theta, X, Y, sizes, "tanh", loss, 0.7, counts.astype(float)
+    )
+    expanded = flat_objective(
+        theta,
+        np.repeat(X, counts, axis=0),
+        np.repeat(Y, counts, axis=0),
+        sizes,
+        "tanh",
+        loss,
+        0.7,
+    )
+    np.testing.assert_allclose(weighted[0], expanded[0], rtol=1e-13)
+    np.testing.assert_allclose(weighted[1], expanded[1], rtol=1e-12)
+
+
+def test_weighted_gradient_matches_finite_differences():
+    rng = np.random.default_rng(31)
+    X, Y = rng.normal(size=(20, 3)), rng.normal(size=(20, 2))
+    w = weights_for(20, 32)
+    sizes = [3, 5, 2]
+    theta = pack(*glorot_uniform(sizes, "relu", rng))
+
+    def objective(t, weights):
+        return flat_objective(
+            t, X, Y, sizes, "relu", "squared_error", 0.3, weights
+        )
+
+    assert (
+        check_gradient(
+            lambda t: objective(t, w)[0], lambda t: objective(t, w)[1], theta
+        )
+        < 1e-7
+    )
+    # the check bites: the unweighted gradient is not the weighted one
+    assert (
+        check_gradient(
+            lambda t: objective(t, w)[0],
+            lambda t: objective(t, None)[1],
+            theta,
+        )
+        > 1e-3
+    )
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize(
+    "solver_params",
+    [
+        dict(solver="adam"),
+        dict(solver="sgd", learning_rate_init=0.05, batch_size=32),
+        dict(solver="adam", early_stopping=True, validation_fraction=0.2),
+        dict(solver="lbfgs"),
+    ],
+    ids=["adam", "sgd", "early-stopping", "lbfgs"],
+)
+def test_sample_weight_as_scikit_learn(case, solver_params):
+    """scikit-learn's weighted objective (weighted mean loss, penalty over
+    the batch's total weight; a weighted validation score): the same
+    iterates from the same seed."""
+    X, y = CASES[case]()
+    w = weights_for(len(y), 33)
+    params = dict(
+        hidden_layer_sizes=(6,),
+        activation="tanh",
+        alpha=1e-3,
+        max_iter=40,
+        random_state=4,
+        **solver_params,
+    )
+    if case in ("binary", "three classes"):
+        ours, sk = MLPClassifier(**params), SkMLPClassifier(**params)
+    else:
+        if case == "poisson":
+            params["loss"] = "poisson"
+        ours, sk = MLPRegressor(**params), SkMLPRegressor(**params)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        ours.fit(X, y, sample_weight=w)
+        sk.fit(X, y, sample_weight=w)
+    assert_same_fit(ours, sk, X)
+    if params.get("early_stopping"):
+        np.testing.assert_allclose(
+            ours.validation_scores_, sk.validation_scores_, rtol=1e-8
+        )
+    # and the weights matter: unweighted, the fit is another one
+    unweighted = type(ours)(**params)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        unweighted.fit(X, y)
+    assert ours.loss_ != pytest.approx(unweighted.loss_, rel=1e-3)
+
+
+@pytest.mark.parametrize("Estimator", [MLPClassifier, MLPRegressor])
+def test_bad_sample_weight_raises(Estimator):
+    X, y = blobs(n=20, seed=34)
+    for bad, match in [
+        (np.ones(19), "shape"),
+        (-np.ones(20), "non-negative"),
+        (np.zeros(20), "non-zero"),
+    ]:
+        with pytest.raises(ValueError, match=match):
+            Estimator(max_iter=2).fit(X, y, sample_weight=bad)
+
+
+# --- partial_fit ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "solver_params",
+    [
+        dict(solver="adam"),
+        dict(solver="sgd", learning_rate="invscaling", learning_rate_init=0.1),
+        dict(
+            solver="sgd",
+            learning_rate="adaptive",
+            learning_rate_init=0.05,
+            n_iter_no_change=1,
+        ),
+    ],
+    ids=["adam", "invscaling", "adaptive"],
+)
+@pytest.mark.parametrize("case", ["three classes", "regression"])
+def test_partial_fit_as_scikit_learn(case, solver_params):
+    """One epoch per call, the optimizer's moments, velocities and rate
+    carried over, the stream restarted from the seed on each call (so only
+    the first call draws weights); weighted batches too."""
+    X, y = CASES[case]()
+    w = weights_for(len(y), 35)
+    params = dict(hidden_layer_sizes=(5,), random_state=6, **solver_params)
+    if case == "three classes":
+        ours, sk = MLPClassifier(**params), SkMLPClassifier(**params)
+        extra = dict(classes=np.unique(y))
+    else:
+        ours, sk = MLPRegressor(**params), SkMLPRegressor(**params)
+        extra = {}
+    for start in range(0, 90, 20):  # the last batch is short
+        rows = slice(start, start + 20)
+        for model in (ours, sk):
+            model.partial_fit(X[rows], y[rows], sample_weight=w[rows], **extra)
+    assert ours.n_iter_ == 1 and len(ours.loss_curve_) == 5
+    assert ours.t_ == 90
+    assert_same_fit(ours, sk, X)
+
+
+def test_partial_fit_on_all_data_is_one_epoch_of_fit():
+    X, y = blobs(n=90, k=3, seed=36)
+    params = dict(hidden_layer_sizes=(5,), random_state=7, max_iter=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        fitted = MLPClassifier(**params).fit(X, y)
+    stepped = MLPClassifier(**params).partial_fit(X, y, classes=[0, 1, 2])
+    for a, b in zip(fitted.coefs_, stepped.coefs_):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_partial_fit_needs_a_stochastic_solver_and_its_classes():
+    X, y = blobs(n=30, k=3, seed=37)
+    assert not hasattr(MLPClassifier(solver="lbfgs"), "partial_fit")
+    assert not hasattr(MLPRegressor(solver="lbfgs"), "partial_fit")
+    with pytest.raises(AttributeError, match="not stochastic"):
+        MLPRegressor(solver="lbfgs").partial_fit(X, y)
+    with pytest.raises(ValueError, match="first call"):
+        MLPClassifier().partial_fit(X, y)
+    with pytest.raises(ValueError, match="early_stopping"):
+        MLPClassifier(early_stopping=True).partial_fit(X, y, classes=[0, 1, 2])
+    net = MLPClassifier(random_state=0).partial_fit(X, y, classes=[0, 1, 2])
+    with pytest.raises(ValueError, match="features"):
+        net.partial_fit(X[:, :2], y)
+    with pytest.raises(ValueError, match="not in classes_"):
+        net.partial_fit(X, y + 1)
+    with pytest.raises(ValueError, match="not the same"):
+        net.partial_fit(X, y, classes=[0, 1])
+    # a batch may hold some of the classes only
+    net.partial_fit(X[y == 0], y[y == 0])
+    assert net.predict_proba(X).shape == (30, 3)
+
+
+def test_warm_start_refuses_other_classes():
+    X, y = blobs(n=30, k=3, seed=38)
+    net = MLPClassifier(warm_start=True, max_iter=3, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        net.fit(X, y)
+        with pytest.raises(ValueError, match="same classes"):
+            net.fit(X, np.where(y == 2, 5, y))
+
+
 # --- Many tiny and degenerate problems ---------------------------------------
 
 

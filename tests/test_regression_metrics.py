@@ -52,3 +52,19 @@ def test_regression_metrics_reject_bad_input(metric):
         metric([1.0, np.nan], [1.0, 2.0])
     with pytest.raises(ValueError, match="1-D"):
         metric(np.ones((2, 2)), np.ones((2, 2)))
+
+
+def test_weighted_r2_matches_sklearn_and_repeated_rows(rng):
+    y = rng.normal(size=30)
+    pred = y + rng.normal(scale=0.5, size=30)
+    counts = rng.integers(0, 4, size=30)
+    weighted = r2_score(y, pred, sample_weight=counts)
+    assert weighted == pytest.approx(
+        sk.r2_score(y, pred, sample_weight=counts), rel=1e-12
+    )
+    assert weighted == pytest.approx(
+        r2_score(np.repeat(y, counts), np.repeat(pred, counts)), rel=1e-12
+    )
+    assert weighted != pytest.approx(r2_score(y, pred), rel=1e-3)
+    with pytest.raises(ValueError, match="non-negative"):
+        r2_score(y, pred, sample_weight=-np.ones(30))

@@ -2,14 +2,16 @@
 
 import numpy as np
 
+from ..validation import check_sample_weight
 from ._checks import check_consistent_targets
 
 
-def r2_score(y_true, y_pred):
+def r2_score(y_true, y_pred, *, sample_weight=None):
     r"""Coefficient of determination.
 
-    .. math:: R^2 = 1 - \frac{\sum_i (y_i - \hat y_i)^2}
-                            {\sum_i (y_i - \bar y)^2}
+    .. math:: R^2 = 1 - \frac{\sum_i s_i(y_i - \hat y_i)^2}
+                            {\sum_i s_i(y_i - \bar y)^2},
+              \qquad \bar y = \frac{\sum_i s_iy_i}{\sum_i s_i},
 
     It is at most 1 and is negative when the predictions are worse than the
     constant :math:`\bar y` (common on test data). As in scikit-learn, a
@@ -19,10 +21,13 @@ def r2_score(y_true, y_pred):
     Parameters
     ----------
     y_true, y_pred : array-like of shape (n_samples,)
+    sample_weight : array-like of shape (n_samples,), optional
+        The weights :math:`s_i`; all one if None.
     """
     y_true, y_pred = check_consistent_targets(y_true, y_pred, numeric=True)
-    residual = np.sum((y_true - y_pred) ** 2)
-    total = np.sum((y_true - y_true.mean()) ** 2)
+    s = check_sample_weight(sample_weight, len(y_true))
+    residual = np.sum(s * (y_true - y_pred) ** 2)
+    total = np.sum(s * (y_true - np.average(y_true, weights=s)) ** 2)
     if total == 0.0:
         return 1.0 if residual == 0.0 else 0.0
     return float(1.0 - residual / total)

@@ -16,15 +16,18 @@ this reads :math:`z_l = W_l^\top a_{l-1} + b_l`. The backward pass carries
 
 .. math::
 
-    \Delta_L = \tfrac1n(\hat Y - Y),\qquad
+    \Delta_L = \tfrac1S\,\operatorname{diag}(s)(\hat Y - Y),\qquad
     \Delta_{l} = (\Delta_{l+1}W_{l+1}^\top)\odot g'(Z_l),\qquad
-    \nabla_{W_l}J = A_{l-1}^\top\Delta_l + \tfrac{\alpha}{n}W_l,\qquad
+    \nabla_{W_l}J = A_{l-1}^\top\Delta_l + \tfrac{\alpha}{S}W_l,\qquad
     \nabla_{b_l}J = \Delta_l^\top\mathbb 1,
 
 where :math:`\hat Y` is the output (identity, logistic, softmax or
 exponential of :math:`Z_L`) and each output is paired with its matching loss
 (squared, binary or multinomial cross-entropy, Poisson deviance), which is
-what makes :math:`\Delta_L` so simple.
+what makes :math:`\Delta_L` so simple. The samples carry weights
+:math:`s_i\ge0` (all one unless given) of sum :math:`S` (:math:`n` for unit
+weights): the objective is the weighted mean loss plus
+:math:`\frac{\alpha}{2S}\sum_l\lVert W_l\rVert_F^2`, as in scikit-learn.
 Reference: Goodfellow, Bengio & Courville, *Deep Learning* (2016), §6.5;
 Rumelhart, Hinton & Williams (1986).
 """
@@ -41,26 +44,26 @@ ACTIVATIONS = {
     "relu": (lambda z: np.maximum(z, 0), lambda z, a: (z > 0).astype(float)),
 }
 
-# output function of the scores Z (n, k), and the mean loss computed from Z
-# directly (log-sum-exp / logaddexp: finite even where a probability
-# underflows)
+# output function of the scores Z (n, k), and the loss of each sample
+# computed from Z directly (log-sum-exp / logaddexp: finite even where a
+# probability underflows)
 OUTPUT_LOSSES = {
     "squared_error": (
         lambda Z: Z,
-        lambda Z, Y: 0.5 * np.mean(np.sum((Z - Y) ** 2, axis=1)),
+        lambda Z, Y: 0.5 * np.sum((Z - Y) ** 2, axis=1),
     ),
     "binary_log_loss": (
         expit,
-        lambda Z, Y: np.mean(np.sum(np.logaddexp(0, Z) - Y * Z, axis=1)),
+        lambda Z, Y: np.sum(np.logaddexp(0, Z) - Y * Z, axis=1),
     ),
     "log_loss": (
         lambda Z: softmax(Z, axis=1),
-        lambda Z, Y: np.mean(logsumexp(Z, axis=1) - np.sum(Y * Z, axis=1)),
+        lambda Z, Y: logsumexp(Z, axis=1) - np.sum(Y * Z, axis=1),
     ),
     # half the Poisson deviance, y log(y/ŷ) - y + ŷ with ŷ = exp(z)
     "poisson": (
         np.exp,
-        lambda Z, Y: np.mean(np.sum(np.exp(Z) - Y * Z + xlogy(Y, Y) - Y, 1)),
+        lambda Z, Y: np.sum(np.exp(Z) - Y * Z + xlogy(Y, Y) - Y, axis=1),
     ),
 }
 
@@ -77,27 +80,27 @@ def forward(X, coefs, intercepts, activation):
     return Z, A
 
 
-def loss_and_gradients(X, Y, coefs, intercepts, activation, loss, alpha):
-    r"""Objective :math:`J=\text{mean loss}+\frac{\alpha}{2n}\sum_l
-    \lVert W_l\rVert_F^2` and its gradients, for a batch of ``n`` rows.
-
-    Returns ``(J, coef_grads, intercept_grads)``, the gradients shaped like
-    ``coefs`` and ``intercepts``. One forward pass stores every ``Z_l`` and
-    ``A_l``; the backward pass reuses them. The backward pass is
-    :math:`2L-1` matrix products against the forward pass's :math:`L`, so
-    the whole gradient costs about three forward passes.
+def loss_and_gradients(
+    X, Y, coefs, intercepts, activation, loss, alpha, sample_weight=None
+):
+    r"""Objective :math:`J` (mean loss plus :math:`\frac{\alpha}{2S}\sum_l
+    \lVert W_l\rVert_F^2`, each row weighted by ``sample_weight``, all one if
+    None, of sum :math:`S`) and its gradients, shaped like ``coefs`` and
+    ``intercepts``: ``(J, coef_grads, intercept_grads)``. The backward pass
+    reuses the ``Z_l`` and ``A_l`` of the forward pass.
     """
-    n = len(X)
+    s = np.ones(len(X)) if sample_weight is None else sample_weight
+    S = s.sum()
     Z, A = forward(X, coefs, intercepts, activation)
-    output, mean_loss = OUTPUT_LOSSES[loss]
-    value = mean_loss(Z[-1], Y) + alpha / (2 * n) * sum(
+    output, sample_loss = OUTPUT_LOSSES[loss]
+    value = s @ sample_loss(Z[-1], Y) / S + alpha / (2 * S) * sum(
         np.sum(W * W) for W in coefs
     )
     derivative = ACTIVATIONS[activation][1]
-    delta = (output(Z[-1]) - Y) / n  # ∂J/∂Z_L for each matched output, loss
+    delta = s[:, None] * (output(Z[-1]) - Y) / S  # ∂J/∂Z_L
     coef_grads, intercept_grads = [None] * len(coefs), [None] * len(coefs)
     for layer in range(len(coefs) - 1, -1, -1):
-        coef_grads[layer] = A[layer].T @ delta + alpha / n * coefs[layer]
+        coef_grads[layer] = A[layer].T @ delta + alpha / S * coefs[layer]
         intercept_grads[layer] = delta.sum(axis=0)
         if layer > 0:  # the δ recursion: back through W, then through g
             delta = (delta @ coefs[layer].T) * derivative(
@@ -122,11 +125,19 @@ def unpack(theta, layer_sizes):
     return [p.reshape(s) for p, s in zip(pieces[:L], shapes)], pieces[L:]
 
 
-def flat_objective(theta, X, Y, layer_sizes, activation, loss, alpha):
+def flat_objective(
+    theta, X, Y, layer_sizes, activation, loss, alpha, sample_weight=None
+):
     """``(J, ∇J)`` with all parameters in one vector: for scipy's L-BFGS, SGD
     and gradient checks."""
     value, coef_grads, intercept_grads = loss_and_gradients(
-        X, Y, *unpack(theta, layer_sizes), activation, loss, alpha
+        X,
+        Y,
+        *unpack(theta, layer_sizes),
+        activation,
+        loss,
+        alpha,
+        sample_weight,
     )
     return value, pack(coef_grads, intercept_grads)
 

@@ -45,6 +45,7 @@ import warnings
 import numpy as np
 from scipy.optimize import minimize
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import (
     check_is_fitted,
     column_or_1d,
@@ -53,7 +54,13 @@ from sklearn.utils.validation import (
 
 from ..exceptions import ConvergenceWarning
 from ..metrics import r2_score
-from ..validation import check_int, check_scalar, encode_classes
+from ..validation import (
+    available_if,
+    check_int,
+    check_sample_weight,
+    check_scalar,
+    encode_classes,
+)
 from .backprop import (
     ACTIVATIONS,
     OUTPUT_LOSSES,
@@ -173,12 +180,26 @@ class _BaseMLP(BaseEstimator):
                 )
         return [int(h) for h in hidden]
 
-    def _fit(self, X, Y, loss):
+    def _starts_afresh(self, incremental):
+        """Whether this fit draws new random weights: always for ``fit``
+        unless ``warm_start``, for ``partial_fit`` only the first time."""
+        return not hasattr(self, "coefs_") or not (
+            self.warm_start or incremental
+        )
+
+    def _fit(self, X, Y, loss, sample_weight, incremental):
         layer_sizes = [X.shape[1], *self._check_params(), Y.shape[1]]
-        # a fresh stream per fit, as scikit-learn: refits with an int seed
+        if incremental and self.early_stopping:
+            raise ValueError(
+                "partial_fit does not support early_stopping=True: there is "
+                "no held-out set across calls. Set early_stopping=False, or "
+                "use fit."
+            )
+        weights = check_sample_weight(sample_weight, len(X))
+        # a fresh stream per call, as scikit-learn: refits with an int seed
         # repeat their minibatches and validation split
         rng = random_stream(self.random_state)
-        fresh = not (self.warm_start and hasattr(self, "coefs_"))
+        fresh = self._starts_afresh(incremental)
         if fresh:
             coefs, intercepts = glorot_uniform(
                 layer_sizes, self.activation, rng
@@ -188,8 +209,10 @@ class _BaseMLP(BaseEstimator):
                 zip(layer_sizes[:-1], layer_sizes[1:])
             ):
                 raise ValueError(
-                    "warm_start=True, but coefs_ do not match the layer "
-                    "sizes of this fit."
+                    "The coefs_ of the previous fit do not match the layer "
+                    f"sizes {layer_sizes} of this one (warm_start or "
+                    "partial_fit continue a fit with the same features, "
+                    "layers and outputs)."
                 )
             # copies: the previous coefs_ are not modified
             coefs = [np.array(W, dtype=float) for W in self.coefs_]
@@ -197,10 +220,12 @@ class _BaseMLP(BaseEstimator):
         self.n_layers_, self.n_outputs_ = len(layer_sizes), layer_sizes[-1]
         if self.solver == "lbfgs":
             coefs, intercepts = self._fit_lbfgs(
-                X, Y, loss, layer_sizes, coefs, intercepts
+                X, Y, weights, loss, layer_sizes, coefs, intercepts
             )
         else:
-            self._fit_stochastic(X, Y, loss, coefs, intercepts, rng, fresh)
+            self._fit_stochastic(
+                X, Y, weights, loss, coefs, intercepts, rng, fresh, incremental
+            )
         if not all(np.isfinite(p).all() for p in coefs + intercepts):
             raise ValueError(
                 "Solver produced non-finite parameter weights. The input "
@@ -211,9 +236,17 @@ class _BaseMLP(BaseEstimator):
         self.coefs_, self.intercepts_ = list(coefs), list(intercepts)
         return self
 
-    def _fit_lbfgs(self, X, Y, loss, layer_sizes, coefs, intercepts):
+    def _is_stochastic(self):
+        """``partial_fit`` exists for the minibatch solvers only."""
+        if self.solver == "lbfgs":
+            raise AttributeError(
+                "partial_fit is only available for the stochastic solvers "
+                '"sgd" and "adam"; "lbfgs" is not stochastic.'
+            )
+
+    def _fit_lbfgs(self, X, Y, weights, loss, layer_sizes, coefs, intercepts):
         """scipy's L-BFGS-B on the full objective, as scikit-learn's."""
-        args = (X, Y, layer_sizes, self.activation, loss, self.alpha)
+        args = (X, Y, layer_sizes, self.activation, loss, self.alpha, weights)
         iteration = itertools.count(1)
         result = minimize(
             flat_objective,
@@ -248,9 +281,13 @@ class _BaseMLP(BaseEstimator):
         self.n_iter_ = min(int(result.nit), self.max_iter)
         return unpack(result.x.copy(), layer_sizes)
 
-    def _fit_stochastic(self, X, Y, loss, coefs, intercepts, rng, fresh):
+    def _fit_stochastic(
+        self, X, Y, weights, loss, coefs, intercepts, rng, fresh, incremental
+    ):
         """Epochs of minibatch steps ("sgd" or "adam") with scikit-learn's
-        shuffles, stopping rules and attributes."""
+        shuffles, stopping rules and attributes; one epoch for
+        ``partial_fit``, whose optimizer (moments, velocities, rate) carries
+        on from the previous call."""
         early = bool(self.early_stopping)
         # a warm start continues the curves and counters of a previous
         # stochastic fit of the same kind, as scikit-learn's
@@ -273,10 +310,11 @@ class _BaseMLP(BaseEstimator):
                 rng,
                 self._stratify_labels(Y),
             )
-            X_train, Y_train = X[train], Y[train]
+            X_train, Y_train, w_train = X[train], Y[train], weights[train]
             X_val, Y_val = X[validation], Y[validation]
+            w_val = weights[validation]
         else:
-            X_train, Y_train = X, Y
+            X_train, Y_train, w_train = X, Y, weights
         n = len(X_train)
         if self.batch_size == "auto":
             batch = min(200, n)
@@ -290,27 +328,29 @@ class _BaseMLP(BaseEstimator):
                 )
             batch = min(self.batch_size, n)
         params = coefs + intercepts  # the optimizers update these in place
-        optimizer = (
-            Adam(
-                params,
-                self.learning_rate_init,
-                self.beta_1,
-                self.beta_2,
-                self.epsilon,
+        if not incremental or not hasattr(self, "_optimizer"):
+            self._optimizer = (
+                Adam(
+                    params,
+                    self.learning_rate_init,
+                    self.beta_1,
+                    self.beta_2,
+                    self.epsilon,
+                )
+                if self.solver == "adam"
+                else MomentumSGD(
+                    params,
+                    self.learning_rate_init,
+                    self.learning_rate,
+                    self.momentum,
+                    self.nesterovs_momentum,
+                    self.power_t,
+                )
             )
-            if self.solver == "adam"
-            else MomentumSGD(
-                params,
-                self.learning_rate_init,
-                self.learning_rate,
-                self.momentum,
-                self.nesterovs_momentum,
-                self.power_t,
-            )
-        )
+        optimizer = self._optimizer
         order = np.arange(n)
         self.n_iter_ = 0
-        for _ in range(self.max_iter):
+        for _ in range(1 if incremental else self.max_iter):
             if self.shuffle:
                 order = order[rng.permutation(n)]
             epoch_loss = 0.0
@@ -324,6 +364,7 @@ class _BaseMLP(BaseEstimator):
                     self.activation,
                     loss,
                     self.alpha,
+                    w_train[rows],
                 )
                 epoch_loss += value * len(rows)
                 optimizer.step(params, coef_grads + intercept_grads)
@@ -335,7 +376,7 @@ class _BaseMLP(BaseEstimator):
             if self.verbose:
                 print(f"Iteration {self.n_iter_}, loss = {self.loss_:.8f}")
             if early:
-                self._track_validation(X_val, Y_val, coefs, intercepts)
+                self._track_validation(X_val, Y_val, w_val, coefs, intercepts)
             else:
                 self._track_loss()
             optimizer.end_epoch(self.t_)
@@ -352,7 +393,7 @@ class _BaseMLP(BaseEstimator):
                 if optimizer.stop(message, self.verbose):
                     break
                 self._no_improvement_count = 0
-            if self.n_iter_ == self.max_iter:
+            if self.n_iter_ == self.max_iter and not incremental:
                 warnings.warn(
                     f"Stochastic Optimizer: Maximum iterations "
                     f"({self.max_iter}) reached and the optimization hasn't "
@@ -374,12 +415,12 @@ class _BaseMLP(BaseEstimator):
             self._no_improvement_count = 0
         self.best_loss_ = min(self.best_loss_, loss)
 
-    def _track_validation(self, X_val, Y_val, coefs, intercepts):
-        """The same rule on the validation score (accuracy or R², higher is
-        better), remembering the parameters of the best one."""
+    def _track_validation(self, X_val, Y_val, w_val, coefs, intercepts):
+        """The same rule on the validation score (accuracy or R², weighted,
+        higher is better), remembering the parameters of the best one."""
         output = self._output(X_val, coefs, intercepts)
         score = (
-            self._validation_score(Y_val, output)
+            self._validation_score(Y_val, output, w_val)
             if np.isfinite(output).all()
             else np.nan
         )
@@ -514,12 +555,24 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
     Goodfellow, Bengio & Courville, *Deep Learning* (2016), ch. 6 and 8;
     Kingma & Ba, "Adam" (ICLR 2015). The same parameters, defaults and
     attributes as ``sklearn.neural_network.MLPClassifier`` (whose
-    ``partial_fit`` and multilabel ``y`` are not offered here).
+    multilabel ``y`` is not offered here).
     """
 
-    def fit(self, X, y):
-        """Fit to ``X`` of shape (n_samples, n_features) and labels ``y``;
-        return self."""
+    def fit(self, X, y, sample_weight=None):
+        """Fit to ``X`` of shape (n_samples, n_features) and labels ``y``,
+        the samples weighted by ``sample_weight`` (shape (n_samples,), all
+        one if None); return self."""
+        return self._fit_labels(X, y, sample_weight, None, incremental=False)
+
+    @available_if(_BaseMLP._is_stochastic)
+    def partial_fit(self, X, y, sample_weight=None, classes=None):
+        """One epoch of ``"sgd"`` or ``"adam"`` over ``X, y``, continuing
+        from the previous call (its weights, optimizer state and curves);
+        ``classes``, every label the stream will contain, is needed on the
+        first call. Return self."""
+        return self._fit_labels(X, y, sample_weight, classes, incremental=True)
+
+    def _fit_labels(self, X, y, sample_weight, classes, incremental):
         shape = np.asarray(y).shape
         if len(shape) == 2 and shape[1] > 1:
             raise ValueError(
@@ -527,8 +580,20 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
                 "(n_samples,)); for a multilabel indicator matrix use "
                 "sklearn.neural_network.MLPClassifier."
             )
-        X, y = validate_data(self, X, y, dtype=np.float64)
-        self.classes_, y_index = encode_classes(y, estimator=self)
+        fresh = self._starts_afresh(incremental)
+        X, y = validate_data(self, X, y, dtype=np.float64, reset=fresh)
+        if incremental:
+            y_index = self._partial_fit_labels(y, classes)
+        else:
+            classes, y_index = encode_classes(y, estimator=self)
+            previous = getattr(self, "classes_", classes)
+            if not fresh and not np.array_equal(classes, previous):
+                raise ValueError(
+                    "warm_start can only be used where y has the same "
+                    f"classes as in the previous call to fit. Previously "
+                    f"got {previous}, y has {classes}."
+                )
+            self.classes_ = classes
         binary = len(self.classes_) == 2
         Y = (
             y_index[:, None].astype(float)
@@ -536,17 +601,54 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
             else np.eye(len(self.classes_))[y_index]
         )
         self.out_activation_ = "logistic" if binary else "softmax"
-        return self._fit(X, Y, "binary_log_loss" if binary else "log_loss")
+        loss = "binary_log_loss" if binary else "log_loss"
+        return self._fit(X, Y, loss, sample_weight, incremental)
+
+    def _partial_fit_labels(self, y, classes):
+        """Positions of the labels ``y`` in ``classes_``, which the first
+        call of ``partial_fit`` sets from ``classes``."""
+        if classes is not None:
+            check_classification_targets(classes)
+            classes = np.unique(classes)
+            if not hasattr(self, "classes_"):
+                if len(classes) < 2:
+                    raise ValueError(
+                        f"classes={classes.tolist()} names one class; "
+                        "MLPClassifier needs at least two to tell apart."
+                    )
+                self.classes_ = classes
+            elif not np.array_equal(classes, self.classes_):
+                raise ValueError(
+                    f"classes={classes.tolist()} is not the same as on the "
+                    f"last call to partial_fit, {self.classes_.tolist()}."
+                )
+        elif not hasattr(self, "classes_"):
+            raise ValueError(
+                "classes must be passed on the first call to partial_fit: "
+                "every label the data will contain, e.g. np.unique(y) of "
+                "the whole data set."
+            )
+        check_classification_targets(y)
+        unknown = np.setdiff1d(y, self.classes_)
+        if unknown.size:
+            raise ValueError(
+                f"y has classes not in classes_ {self.classes_.tolist()}: "
+                f"{unknown.tolist()}. Pass every class in `classes` on the "
+                "first call to partial_fit."
+            )
+        return np.searchsorted(self.classes_, y)
 
     def _stratify_labels(self, Y):
         # scikit-learn stratifies a single output only (two classes)
         return Y[:, 0] if Y.shape[1] == 1 else None
 
-    def _validation_score(self, Y_val, output):
-        # accuracy: the predicted class is that of predict
+    def _validation_score(self, Y_val, output, weights):
+        # accuracy, weighted: the predicted class is that of predict
         if Y_val.shape[1] == 1:
-            return np.mean((output[:, 0] > 0.5) == (Y_val[:, 0] == 1))
-        return np.mean(output.argmax(axis=1) == Y_val.argmax(axis=1))
+            correct = (output[:, 0] > 0.5) == (Y_val[:, 0] == 1)
+        else:
+            correct = output.argmax(axis=1) == Y_val.argmax(axis=1)
+        return np.average(correct, weights=weights)
 
     def predict_proba(self, X):
         """Class probabilities, shape (n_samples, K), columns in the order of
@@ -622,16 +724,34 @@ class MLPRegressor(RegressorMixin, _BaseMLP):
     ):
         _store_parameters(self, locals())
 
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Fit to ``X`` of shape (n_samples, n_features) and targets ``y`` of
-        shape (n_samples,) or (n_samples, n_outputs); return self."""
+        shape (n_samples,) or (n_samples, n_outputs), the samples weighted by
+        ``sample_weight`` (shape (n_samples,), all one if None); return
+        self."""
+        return self._fit_targets(X, y, sample_weight, incremental=False)
+
+    @available_if(_BaseMLP._is_stochastic)
+    def partial_fit(self, X, y, sample_weight=None):
+        """One epoch of ``"sgd"`` or ``"adam"`` over ``X, y``, continuing
+        from the previous call (its weights, optimizer state and curves);
+        return self."""
+        return self._fit_targets(X, y, sample_weight, incremental=True)
+
+    def _fit_targets(self, X, y, sample_weight, incremental):
         if self.loss not in ("squared_error", "poisson"):
             raise ValueError(
                 'loss must be "squared_error" or "poisson"; got '
                 f"{self.loss!r}."
             )
         X, y = validate_data(
-            self, X, y, dtype=np.float64, y_numeric=True, multi_output=True
+            self,
+            X,
+            y,
+            dtype=np.float64,
+            y_numeric=True,
+            multi_output=True,
+            reset=self._starts_afresh(incremental),
         )
         if y.ndim == 2 and y.shape[1] == 1:
             y = column_or_1d(y, warn=True)
@@ -641,18 +761,19 @@ class MLPRegressor(RegressorMixin, _BaseMLP):
                 "rates); use the squared error for signed targets."
             )
         self.out_activation_ = "exp" if self.loss == "poisson" else "identity"
-        return self._fit(X, y.reshape(len(y), -1), self.loss)
+        Y = y.reshape(len(y), -1)
+        return self._fit(X, Y, self.loss, sample_weight, incremental)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.multi_output = True
         return tags
 
-    def _validation_score(self, Y_val, output):
-        # R², averaged over the outputs (scikit-learn's r2_score)
+    def _validation_score(self, Y_val, output, weights):
+        # weighted R², averaged over the outputs (scikit-learn's r2_score)
         return np.mean(
             [
-                r2_score(Y_val[:, k], output[:, k])
+                r2_score(Y_val[:, k], output[:, k], sample_weight=weights)
                 for k in range(Y_val.shape[1])
             ]
         )

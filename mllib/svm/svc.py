@@ -1,10 +1,8 @@
 r"""The support vector classifier: SMO on the dual, one-vs-one for more than
 two classes, Platt scaling for probabilities (libsvm's C-SVC)."""
 
-import functools
 import itertools
 import numbers
-import types
 
 import numpy as np
 from scipy.optimize import linprog
@@ -14,7 +12,12 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..kernels import check_psd, is_psd_by_construction, pairwise_kernels
 from ..multiclass import ovr_decision_function
-from ..validation import check_sample_weight, check_scalar, encode_classes
+from ..validation import (
+    available_if,
+    check_sample_weight,
+    check_scalar,
+    encode_classes,
+)
 from .kernel_cache import KernelRows
 from .probability import (
     libsvm_permutation,
@@ -29,25 +32,14 @@ KERNELS = ("linear", "poly", "rbf", "sigmoid", "precomputed")
 N_FOLDS = 5  # libsvm's cross-validation for Platt scaling
 
 
-class _only_with_probability:
-    """A method that exists only when ``probability=True``: without it,
-    reading the attribute raises ``AttributeError``, so ``hasattr`` is
-    False (scikit-learn's ``available_if``). The bound method keeps its
-    name, which scikit-learn's tools read."""
-
-    def __init__(self, method):
-        self.method = method
-        functools.update_wrapper(self, method)
-
-    def __get__(self, instance, owner=None):
-        if instance is None:
-            return self
-        if not instance.probability:
-            raise AttributeError(
-                f"{self.method.__name__} is not available when "
-                "probability=False"
-            )
-        return types.MethodType(self.method, instance)
+def _has_probabilities(svc):
+    """``predict_proba`` and ``predict_log_proba`` need Platt's sigmoids,
+    fitted only with ``probability=True``."""
+    if not svc.probability:
+        raise AttributeError(
+            "predict_proba and predict_log_proba are not available when "
+            "probability=False; set probability=True and fit again."
+        )
 
 
 class SVC(ClassifierMixin, BaseEstimator):
@@ -540,7 +532,7 @@ class SVC(ClassifierMixin, BaseEstimator):
             votes[:, j] += decision[:, p] <= 0
         return votes
 
-    @_only_with_probability
+    @available_if(_has_probabilities)
     def predict_proba(self, X):
         r"""Class probabilities, shape (n_samples, K), rows summing to one,
         columns in the order of ``classes_``: Platt's sigmoid on each
@@ -564,7 +556,7 @@ class SVC(ClassifierMixin, BaseEstimator):
             r[:, i, j], r[:, j, i] = r_first[:, p], 1.0 - r_first[:, p]
         return pairwise_coupling(r)
 
-    @_only_with_probability
+    @available_if(_has_probabilities)
     def predict_log_proba(self, X):
         """The logarithm of ``predict_proba``; only with
         ``probability=True``."""
