@@ -88,12 +88,12 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     n_samples_ : int
     n_features_in_ : int
 
-    Probabilistic PCA
-    -----------------
-    :meth:`score_samples`, :meth:`score`, :meth:`get_covariance` and
-    :meth:`get_precision` read the fit as the maximum-likelihood fit of
-    probabilistic PCA (Tipping & Bishop 1999): a latent
-    :math:`z\sim\mathcal N(0, I_k)` generates
+    Notes
+    -----
+    **Probabilistic PCA.** :meth:`score_samples`, :meth:`score`,
+    :meth:`get_covariance` and :meth:`get_precision` read the fit as the
+    maximum-likelihood fit of probabilistic PCA (Tipping & Bishop 1999): a
+    latent :math:`z\sim\mathcal N(0, I_k)` generates
 
     .. math::
 
@@ -101,25 +101,27 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         \varepsilon\sim\mathcal N(0, \sigma^2 I_d),
 
     so :math:`x\sim\mathcal N(\mu, C)` with :math:`C = WW^\top +
-    \sigma^2 I_d` (:math:`W` is :math:`d\times k`). With :math:`S` the
-    sample covariance, :math:`S = \sum_j\lambda_ju_ju_j^\top`, the
-    log-likelihood :math:`-\frac n2(d\log 2\pi + \log\det C +
-    \operatorname{tr}C^{-1}S)` is maximised by :math:`\mu = \bar x`,
+    \sigma^2 I_d` (:math:`W` is :math:`d\times k`). With :math:`S_n =
+    \frac1n\sum_i(x_i-\bar x)(x_i-\bar x)^\top = \sum_j\tilde\lambda_j
+    u_ju_j^\top`, the log-likelihood :math:`-\frac n2(d\log 2\pi + \log\det
+    C + \operatorname{tr}C^{-1}S_n)` is maximised (:math:`k < d`) by
+    :math:`\mu = \bar x`,
 
     .. math::
 
-        W = U_k(\Lambda_k - \sigma^2 I_k)^{1/2}R,\qquad
-        \sigma^2 = \frac{1}{d-k}\sum_{j=k+1}^{d}\lambda_j
+        W = U_k(\tilde\Lambda_k - \sigma^2 I_k)^{1/2}R,\qquad
+        \sigma^2 = \frac{1}{d-k}\sum_{j=k+1}^{d}\tilde\lambda_j
 
-    for any rotation :math:`R` (Tipping & Bishop 1999, eqs. 7-8), hence
-    :math:`C = U_k(\Lambda_k - \sigma^2 I)U_k^\top + \sigma^2 I` with
-    :math:`U_k^\top` = ``components_``. As :math:`\sigma^2\to 0` the
-    posterior mean of :math:`z` tends to the PCA projection. Here
-    :math:`S` has divisor :math:`n-1` and the sums run over its
-    :math:`\min(n, d)` eigenvalues, as scikit-learn's.
+    for any rotation :math:`R` (Tipping & Bishop 1999, eqs. 7-8). As
+    :math:`\sigma^2\to 0` the posterior mean of :math:`z` tends to the
+    whitened PCA scores. This class, as scikit-learn's, plugs in the
+    eigenvalues :math:`\lambda_j = \frac{n}{n-1}\tilde\lambda_j` of
+    :math:`S` (divisor :math:`n-1`, over its :math:`\min(n, d)`
+    eigenvalues): ``noise_variance_`` is the mean of the discarded
+    :math:`\lambda_j` and :math:`C = U_k(\Lambda_k - \sigma^2 I)U_k^\top +
+    \sigma^2 I` with :math:`U_k^\top` = ``components_``, the maximiser
+    scaled by :math:`n/(n-1)`.
 
-    Notes
-    -----
     ``sklearn.decomposition.PCA`` with the same ``n_components``, ``whiten``
     and ``svd_solver`` gives the same attributes and transforms (one
     difference: where scikit-learn's ``"auto"`` would pick its approximate
