@@ -358,3 +358,249 @@ def test_inputs_untouched():
         model.inverse_transform(Z)
         np.testing.assert_array_equal(Z, Z0)
     np.testing.assert_array_equal(X, X0)
+
+
+# Probabilistic PCA (Tipping & Bishop 1999): x ~ N(mean_, C), C = WWᵀ + σ²I.
+
+EPS = np.finfo(float).eps
+
+
+def _random_data(seed, n, d):
+    """Correlated Gaussian data with a non-zero mean and distinct spreads."""
+    rng = np.random.default_rng(seed)
+    mixing = rng.normal(size=(d, d)) * np.geomspace(3, 0.3, d)
+    return rng.normal(size=(n, d)) @ mixing.T + rng.normal(size=d) * 5
+
+
+def _ppca_cases():
+    """(data name, n_components) pairs whose fitted Gaussian is not
+    degenerate: k below the rank of the centred data (or k = d)."""
+    cases = [("iris", 1), ("iris", 2), ("iris", 4), ("wine", 3)]
+    cases += [("diabetes", 1), ("diabetes", 5), ("diabetes", 10)]
+    cases += [("digits", 5), ("digits", 20), ("wide", 3), ("wide", 20)]
+    for seed, (n, d) in enumerate([(50, 6), (200, 3), (40, 12)]):
+        ks = sorted({1, d // 2, d})
+        cases += [(f"random-{seed}-{n}-{d}", k) for k in ks]
+    return cases
+
+
+def _ppca_data(name):
+    if name.startswith("random"):
+        _, seed, n, d = name.split("-")
+        return _random_data(int(seed), int(n), int(d))
+    return _data(name)
+
+
+def _ppca_tolerance(model):
+    """Backward-stable eigenvalues are accurate to about eps * λ_1 (Golub &
+    Van Loan, Thm 8.1.12, with a generous constant); the precision and the
+    quadratic forms then carry the condition number λ_1 / (smallest
+    eigenvalue of C)."""
+    variances, noise = model.explained_variance_, model.noise_variance_
+    smallest = noise if noise > 0 else variances[-1]
+    condition = variances[0] / smallest
+    return 1e4 * EPS * variances[0], 1e4 * EPS * condition
+
+
+@pytest.mark.parametrize("whiten", [False, True])
+@pytest.mark.parametrize("name,k", _ppca_cases())
+def test_probabilistic_pca_matches_sklearn(name, k, whiten):
+    X = _ppca_data(name)
+    model = PCA(n_components=k, whiten=whiten, svd_solver="full").fit(X)
+    # whiten changes only transform, not the model of x: compare with
+    # scikit-learn's whiten=False (its whiten=True covariance is another
+    # matrix; see test_whitening_does_not_change_the_model)
+    reference = SkPCA(n_components=k, svd_solver="full").fit(X)
+    atol, rtol = _ppca_tolerance(model)
+    assert model.noise_variance_ == pytest.approx(
+        reference.noise_variance_, abs=atol
+    )
+    np.testing.assert_allclose(
+        model.get_covariance(), reference.get_covariance(), rtol=0, atol=atol
+    )
+    precision = reference.get_precision()
+    np.testing.assert_allclose(
+        model.get_precision(),
+        precision,
+        rtol=0,
+        atol=rtol * np.abs(precision).max(),
+    )
+    scores = reference.score_samples(X)
+    np.testing.assert_allclose(
+        model.score_samples(X),
+        scores,
+        rtol=0,
+        atol=rtol * (np.abs(scores).max() + X.shape[1]),
+    )
+    assert model.score(X) == pytest.approx(
+        np.mean(model.score_samples(X)), rel=1e-12
+    )
+
+
+@pytest.mark.parametrize("name,k", _ppca_cases())
+def test_noise_variance_is_the_mean_of_the_discarded_eigenvalues(name, k):
+    X = _ppca_data(name)
+    n, d = X.shape
+    model = PCA(n_components=k).fit(X)
+    eigenvalues = np.linalg.eigvalsh(np.cov(X.T))[::-1][: min(n, d)]
+    expected = eigenvalues[k:].mean() if k < min(n, d) else 0.0
+    assert model.noise_variance_ == pytest.approx(
+        expected, abs=1e4 * EPS * eigenvalues[0]
+    )
+
+
+@pytest.mark.parametrize("name,k", _ppca_cases())
+def test_precision_inverts_covariance_and_scores_are_gaussian_logpdf(name, k):
+    from scipy.stats import multivariate_normal
+
+    X = _ppca_data(name)
+    model = PCA(n_components=k).fit(X)
+    covariance = model.get_covariance()
+    _, rtol = _ppca_tolerance(model)
+    inverse = np.linalg.solve(covariance, np.eye(len(covariance)))
+    np.testing.assert_allclose(
+        model.get_precision(),
+        inverse,
+        rtol=0,
+        atol=rtol * np.abs(inverse).max(),
+    )
+    logpdf = multivariate_normal(model.mean_, covariance).logpdf(X[:100])
+    np.testing.assert_allclose(
+        model.score_samples(X[:100]),
+        logpdf,
+        rtol=0,
+        atol=rtol * (np.abs(logpdf).max() + X.shape[1]),
+    )
+
+
+def test_whitening_does_not_change_the_model():
+    X = _random_data(3, 300, 5)
+    plain = PCA(n_components=2).fit(X)
+    white = PCA(n_components=2, whiten=True).fit(X)
+    for method in ("get_covariance", "get_precision"):
+        np.testing.assert_allclose(
+            getattr(white, method)(), getattr(plain, method)(), atol=1e-12
+        )
+    np.testing.assert_allclose(
+        white.score_samples(X), plain.score_samples(X), rtol=1e-12
+    )
+    # With n > d the model covariance keeps the data's total variance,
+    # tr C = Σ_{j≤k} λ_j + (d - k)σ²; scikit-learn's whiten=True covariance
+    # (its issue #13898) scales the kept part by λ_j and fits worse.
+    assert np.trace(white.get_covariance()) == pytest.approx(
+        np.trace(np.cov(X.T)), rel=1e-12
+    )
+    sk_white = SkPCA(n_components=2, whiten=True).fit(X)
+    assert white.score(X) > sk_white.score(X)
+
+
+def _mean_log_likelihood(X, mean, W, noise):
+    from scipy.stats import multivariate_normal
+
+    covariance = W @ W.T + noise * np.eye(len(W))
+    return multivariate_normal(mean, covariance).logpdf(X).mean()
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("k", [1, 2, 4])
+def test_maximum_likelihood_solution_maximises_the_likelihood(seed, k):
+    """Tipping & Bishop's W = U_k(Λ_k - σ²I)^{1/2}R, σ² = mean of the
+    discarded eigenvalues maximise the likelihood when S has divisor n (the
+    maximum-likelihood covariance); mllib, as scikit-learn, reports S with
+    divisor n - 1, so its parameters are scaled by (n - 1)/n first."""
+    X = _random_data(seed, 120, 6)
+    n, d = X.shape
+    model = PCA(n_components=k).fit(X)
+    shrink = (n - 1) / n
+    noise = shrink * model.noise_variance_
+    W = model.components_.T * np.sqrt(
+        shrink * model.explained_variance_ - noise
+    )
+    best = _mean_log_likelihood(X, model.mean_, W, noise)
+    # closed form at the optimum: tr(C⁻¹S) = d
+    log_det = np.sum(np.log(shrink * model.explained_variance_))
+    log_det += (d - k) * np.log(noise)
+    closed_form = -0.5 * (d * np.log(2 * np.pi) + log_det + d)
+    assert best == pytest.approx(closed_form, abs=1e-10 * abs(closed_form))
+    # the fitted model (divisor n - 1) is the same up to that scaling
+    assert model.score(X) <= best
+    rng = np.random.default_rng(seed)
+    rotation, _ = np.linalg.qr(rng.normal(size=(k, k)))
+    assert _mean_log_likelihood(
+        X, model.mean_, W @ rotation, noise
+    ) == pytest.approx(best, abs=1e-10 * abs(best))
+    # every perturbation of σ², W or the mean lowers the likelihood (a
+    # maximum: second-order decrease, far above rounding at this size)
+    step = 1e-2
+    for factor in (1 - step, 1 + step):
+        assert _mean_log_likelihood(X, model.mean_, W, noise * factor) < best
+    for _ in range(5):
+        direction = rng.normal(size=W.shape)
+        direction *= step * np.linalg.norm(W) / np.linalg.norm(direction)
+        for sign in (-1, 1):
+            assert (
+                _mean_log_likelihood(
+                    X, model.mean_, W + sign * direction, noise
+                )
+                < best
+            )
+    shifted = model.mean_ + step * rng.normal(size=d)
+    assert _mean_log_likelihood(X, shifted, W, noise) < best
+
+
+def test_probabilistic_pca_bad_input():
+    X = _random_data(0, 30, 4)
+    for method in ("get_covariance", "get_precision"):
+        with pytest.raises(NotFittedError):
+            getattr(PCA(), method)()
+    for method in ("score", "score_samples"):
+        with pytest.raises(NotFittedError):
+            getattr(PCA(), method)(X)
+    with pytest.raises(ValueError, match="features"):
+        PCA(n_components=2).fit(X).score(X[:, :3])
+    # n < d with every component kept: the centred data have rank n - 1, so
+    # C is singular and has no density
+    wide = _data("wide")
+    for k in (None, len(wide) - 1):
+        model = PCA(n_components=k).fit(wide)
+        for method in ("get_precision", "score_samples", "score"):
+            args = () if method == "get_precision" else (wide,)
+            with pytest.raises(ValueError, match="degenerate"):
+                getattr(model, method)(*args)
+        model.get_covariance()  # the covariance exists, singular
+
+
+def test_model_selection_by_likelihood_as_in_sklearns_gallery():
+    """scikit-learn's "Model selection with Probabilistic PCA and Factor
+    Analysis" example, with mllib's PCA: cross-validated scores (PCA.score)
+    and GridSearchCV's choice of n_components (in a Pipeline after
+    StandardScaler) agree with scikit-learn's, and the cross-validated
+    likelihood recovers the rank of the low-rank-plus-noise data."""
+    from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    rng = np.random.default_rng(42)
+    n, d, rank = 300, 20, 5
+    U, _, _ = np.linalg.svd(rng.normal(size=(d, d)))
+    X = rng.normal(size=(n, rank)) @ U[:, :rank].T * 3
+    X += rng.normal(size=(n, d))  # homoscedastic noise
+    folds = KFold(5, shuffle=True, random_state=0)
+    ks = list(range(1, 15))
+    ours = [cross_val_score(PCA(k), X, cv=folds).mean() for k in ks]
+    theirs = [cross_val_score(SkPCA(k), X, cv=folds).mean() for k in ks]
+    np.testing.assert_allclose(ours, theirs, rtol=1e-9)
+    assert ks[int(np.argmax(ours))] == rank
+    grid = {"pca__n_components": ks}
+    searches = [
+        GridSearchCV(make_pipeline(StandardScaler(), model), grid, cv=folds)
+        for model in (PCA(), SkPCA())
+    ]
+    for search in searches:
+        search.fit(X)
+    # standardising makes the noise heteroscedastic, so no rank claim here:
+    # the two searches must simply agree
+    assert searches[0].best_params_ == searches[1].best_params_
+    assert searches[0].best_score_ == pytest.approx(
+        searches[1].best_score_, rel=1e-9
+    )

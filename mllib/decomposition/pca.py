@@ -77,6 +77,12 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     singular_values_ : ndarray of shape (n_components_,)
         :math:`\sigma_j = \sqrt{(n-1)\lambda_j}`, the singular values of
         :math:`X_c`.
+    noise_variance_ : float
+        :math:`\sigma^2`, the maximum-likelihood noise variance of
+        probabilistic PCA: the mean of the discarded eigenvalues
+        :math:`\frac{1}{q-k}\sum_{j>k}\lambda_j` over all :math:`q =
+        \min(n, d)` of them, and 0 when :math:`k = q`. Does not depend on
+        ``whiten``.
     mean_ : ndarray of shape (n_features,)
     n_components_ : int
     n_samples_ : int
@@ -84,11 +90,58 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
 
     Notes
     -----
+    **Probabilistic PCA.** :meth:`score_samples`, :meth:`score`,
+    :meth:`get_covariance` and :meth:`get_precision` read the fit as the
+    maximum-likelihood fit of probabilistic PCA (Tipping & Bishop 1999): a
+    latent :math:`z\sim\mathcal N(0, I_k)` generates
+
+    .. math::
+
+        x = Wz + \mu + \varepsilon,\qquad
+        \varepsilon\sim\mathcal N(0, \sigma^2 I_d),
+
+    so :math:`x\sim\mathcal N(\mu, C)` with :math:`C = WW^\top +
+    \sigma^2 I_d` (:math:`W` is :math:`d\times k`). With :math:`S_n =
+    \frac1n\sum_i(x_i-\bar x)(x_i-\bar x)^\top = \sum_j\tilde\lambda_j
+    u_ju_j^\top`, the log-likelihood :math:`-\frac n2(d\log 2\pi + \log\det
+    C + \operatorname{tr}C^{-1}S_n)` is maximised (:math:`k < d`) by
+    :math:`\mu = \bar x`,
+
+    .. math::
+
+        W = U_k(\tilde\Lambda_k - \sigma^2 I_k)^{1/2}R,\qquad
+        \sigma^2 = \frac{1}{d-k}\sum_{j=k+1}^{d}\tilde\lambda_j
+
+    for any rotation :math:`R` (Tipping & Bishop 1999, eqs. 7-8). As
+    :math:`\sigma^2\to 0` the posterior mean of :math:`z` tends to the
+    whitened PCA scores. This class, as scikit-learn's, plugs in the
+    eigenvalues :math:`\lambda_j = \frac{n}{n-1}\tilde\lambda_j` of
+    :math:`S` (divisor :math:`n-1`, over its :math:`\min(n, d)`
+    eigenvalues): ``noise_variance_`` is the mean of the discarded
+    :math:`\lambda_j` and :math:`C = U_k(\Lambda_k - \sigma^2 I)U_k^\top +
+    \sigma^2 I` with :math:`U_k^\top` = ``components_``, the maximiser
+    scaled by :math:`n/(n-1)`.
+
     ``sklearn.decomposition.PCA`` with the same ``n_components``, ``whiten``
     and ``svd_solver`` gives the same attributes and transforms (one
     difference: where scikit-learn's ``"auto"`` would pick its approximate
     randomized solver, this one uses ``"full"``). No ``"mle"`` choice of
     :math:`k`, sparse input, or randomized/ARPACK solvers.
+
+    **One deliberate difference**, with ``whiten=True``: whitening changes
+    only :meth:`transform`, not the model of :math:`x`, so
+    :meth:`get_covariance`, :meth:`get_precision` and the scores here do
+    not depend on ``whiten``. scikit-learn (1.9) multiplies its unit-norm
+    ``components_`` by :math:`\sqrt{\lambda_j}` there, giving
+    :math:`U_k\operatorname{diag}(\lambda_j(\lambda_j-\sigma^2))U_k^\top
+    + \sigma^2 I`, whose trace is not the data's total variance and whose
+    training log-likelihood is lower than the maximum (scikit-learn issue
+    #13898). With ``whiten=False`` the two agree.
+
+    References
+    ----------
+    Tipping, M. E. and Bishop, C. M. (1999). Probabilistic principal
+    component analysis. *J. R. Statist. Soc. B* 61(3), 611-622.
     """
 
     def __init__(self, n_components=None, *, whiten=False, svd_solver="auto"):
@@ -127,6 +180,11 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self.explained_variance_ = variances[:k]
         self.explained_variance_ratio_ = ratios[:k]
         self.singular_values_ = singular_values[:k]
+        # σ² of probabilistic PCA: the mean of the min(n, d) - k discarded
+        # eigenvalues (Tipping & Bishop 1999, eq. 8)
+        self.noise_variance_ = (
+            float(np.mean(variances[k:])) if k < min(n, d) else 0.0
+        )
         self.n_components_ = k
         self.n_samples_ = n
         return self
@@ -169,6 +227,102 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         if self.whiten:
             Z = Z * np.sqrt(self.explained_variance_)
         return Z @ self.components_ + self.mean_
+
+    def get_covariance(self):
+        r"""The model covariance :math:`C = WW^\top + \sigma^2 I =
+        U_k\operatorname{diag}(\lambda_j - \sigma^2)U_k^\top +
+        \sigma^2 I_d` of probabilistic PCA, shape (n_features,
+        n_features). Its trace is the total sample variance when
+        :math:`k` is ``min(n, d)`` or :math:`d`."""
+        check_is_fitted(self)
+        variances, noise = self._model_variances()
+        V = self.components_
+        covariance = (V.T * (variances - noise)) @ V
+        covariance.flat[:: len(covariance) + 1] += noise
+        return covariance
+
+    def get_precision(self):
+        r"""The inverse :math:`C^{-1}` of :meth:`get_covariance`, shape
+        (n_features, n_features), without inverting a :math:`d\times d`
+        matrix.
+
+        Matrix inversion lemma (Woodbury) with :math:`C = \sigma^2 I +
+        U_kDU_k^\top`, :math:`D = \operatorname{diag}(\lambda_j -
+        \sigma^2)`: :math:`C^{-1} = \sigma^{-2}I - \sigma^{-2}U_k
+        (\sigma^2D^{-1} + I_k)^{-1}U_k^\top`. The columns of :math:`U_k`
+        are orthonormal, so the :math:`k\times k` core is diagonal and
+        :math:`C^{-1} = \sigma^{-2}I + U_k\operatorname{diag}(1/\lambda_j -
+        1/\sigma^2)U_k^\top`. Raises ``ValueError`` if :math:`C` is
+        singular (:math:`\sigma^2 = 0` with :math:`k < d`)."""
+        check_is_fitted(self)
+        variances, noise = self._model_variances()
+        self._check_nonsingular(variances, noise)
+        V = self.components_
+        if noise == 0.0:  # k = d: U_k is square and orthogonal
+            return (V.T / variances) @ V
+        precision = (V.T * (1.0 / variances - 1.0 / noise)) @ V
+        precision.flat[:: len(precision) + 1] += 1.0 / noise
+        return precision
+
+    def score_samples(self, X):
+        r"""Log-likelihood :math:`\log\mathcal N(x_i;\bar x, C)` of each
+        sample under the fitted probabilistic PCA, shape (n_samples,).
+
+        With :math:`r = x - \bar x`, :math:`z = U_k^\top r` and the
+        eigenvalues of :math:`C` (:math:`\lambda_1..\lambda_k`, then
+        :math:`\sigma^2` :math:`d-k` times),
+
+        .. math::
+
+            \log p(x) = -\tfrac12\Bigl(d\log 2\pi
+            + \textstyle\sum_j\log\lambda_j + (d-k)\log\sigma^2
+            + \sum_j z_j^2/\lambda_j
+            + \lVert r - U_kz\rVert^2/\sigma^2\Bigr).
+
+        The eigendecomposition of :math:`C` is known, so neither a
+        :math:`d\times d` factorisation nor an inverse is needed; the
+        residual off the subspace is formed directly, not as
+        :math:`\lVert r\rVert^2 - \lVert z\rVert^2`, which cancels."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        variances, noise = self._model_variances()
+        self._check_nonsingular(variances, noise)
+        d = X.shape[1]
+        R = X - self.mean_
+        Z = R @ self.components_.T
+        quadratic = np.sum(Z**2 / variances, axis=1)
+        log_det = np.sum(np.log(variances))
+        if noise > 0.0:
+            residual = R - Z @ self.components_
+            quadratic += np.sum(residual**2, axis=1) / noise
+            log_det += (d - len(variances)) * np.log(noise)
+        return -0.5 * (d * np.log(2 * np.pi) + log_det + quadratic)
+
+    def score(self, X, y=None):
+        """Mean log-likelihood of the samples of ``X`` under the fitted
+        probabilistic PCA (the mean of :meth:`score_samples`); ``y`` is
+        ignored."""
+        return float(np.mean(self.score_samples(X)))
+
+    def _model_variances(self):
+        """The variances along the kept axes and σ². λ_j ≥ σ² in exact
+        arithmetic (σ² averages eigenvalues ≤ λ_k); the maximum only absorbs
+        rounding on ties, as scikit-learn's clipping of λ_j - σ² at 0."""
+        noise = self.noise_variance_
+        return np.maximum(self.explained_variance_, noise), noise
+
+    def _check_nonsingular(self, variances, noise):
+        d = self.components_.shape[1]
+        tiny = max(self.n_samples_, d) * np.finfo(float).eps * variances[0]
+        if (noise <= tiny and len(variances) < d) or variances[-1] <= tiny:
+            raise ValueError(
+                "The fitted Gaussian N(mean_, C) is degenerate: C is "
+                "singular to rounding (noise_variance_="
+                f"{noise:.3g} with n_components={len(variances)} of "
+                f"n_features={d}, or a kept variance is zero), so its density "
+                "and precision do not exist. Fit with fewer components than "
+                "the rank of the centred data."
+            )
 
     def _solver(self, n, d):
         if self.svd_solver not in SOLVERS:
