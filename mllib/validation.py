@@ -72,13 +72,16 @@ def encode_classes(
 
 
 def check_sample_weight(sample_weight, n_samples):
-    """Weights of shape (n_samples,), non-negative, not all zero.
+    """Weights of shape (n_samples,), finite, non-negative, not all zero.
 
-    ``None`` means a weight of one for every sample. Returns a float64
+    ``None`` means a weight of one for every sample, and a number that
+    weight for every sample (scikit-learn's broadcast). Returns a float64
     array, the caller's own when it already is one (mllib only reads it).
     """
     if sample_weight is None:
         return np.ones(n_samples)
+    if isinstance(sample_weight, numbers.Real):
+        sample_weight = np.full(n_samples, sample_weight, dtype=np.float64)
     sample_weight = check_array(
         sample_weight,
         ensure_2d=False,
