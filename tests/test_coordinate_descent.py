@@ -4,13 +4,13 @@ import warnings
 
 import numpy as np
 import pytest
+from sample_weights import check_bad_weights_raise, integer_weights, repeated
 from sklearn import linear_model as sk
 from sklearn.datasets import load_diabetes
 
 from mllib.exceptions import ConvergenceWarning, NotFittedError
 from mllib.linear_model import ElasticNet, Lasso, enet_path, lasso_path
 from mllib.linear_model.coordinate_descent import duality_gap
-from sample_weights import check_bad_weights_raise, integer_weights, repeated
 
 
 def collinear_data():

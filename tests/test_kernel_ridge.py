@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from sample_weights import check_bad_weights_raise, integer_weights, repeated
 from sklearn.datasets import load_diabetes
 from sklearn.kernel_ridge import KernelRidge as SkKernelRidge
 from sklearn.linear_model import Ridge as SkRidge
@@ -10,7 +11,6 @@ from mllib.exceptions import NotFittedError
 from mllib.kernel_ridge import KernelRidge
 from mllib.kernels import anova_kernel, rbf_kernel
 from mllib.optim import check_gradient
-from sample_weights import check_bad_weights_raise, integer_weights, repeated
 
 
 def _diabetes():

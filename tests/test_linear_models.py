@@ -2,12 +2,12 @@
 
 import numpy as np
 import pytest
+from sample_weights import check_bad_weights_raise, integer_weights, repeated
 from sklearn import linear_model as sk
 from sklearn.datasets import load_diabetes
 
 from mllib.exceptions import NotFittedError
 from mllib.linear_model import LinearRegression, Ridge
-from sample_weights import check_bad_weights_raise, integer_weights, repeated
 
 
 def collinear_data():
