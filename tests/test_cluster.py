@@ -749,3 +749,55 @@ def test_kmeans_bad_weights_raise():
     model = KMeans(2, random_state=0).fit(DATA["iris"])
     with pytest.raises(ValueError, match="non-negative"):
         model.score(DATA["iris"][:3], sample_weight=[1.0, -1.0, 1.0])
+
+
+# --- DBSCAN with sample weights: core when the neighbourhood weighs min_samples
+
+
+@pytest.mark.parametrize("signed", [False, True], ids=["integer", "signed"])
+@pytest.mark.parametrize("eps, min_samples", [(0.5, 5), (0.8, 10), (0.3, 3)])
+def test_weighted_dbscan_equals_sklearn(eps, min_samples, signed):
+    X = DATA["blobs"]
+    rng = np.random.default_rng(min_samples)
+    weights = (
+        rng.uniform(-1, 3, size=len(X))  # scikit-learn allows negatives
+        if signed
+        else integer_weights(len(X), seed=min_samples).astype(float)
+    )
+    ours = DBSCAN(eps=eps, min_samples=min_samples).fit(
+        X, sample_weight=weights
+    )
+    theirs = sk.DBSCAN(eps=eps, min_samples=min_samples).fit(
+        X, sample_weight=weights
+    )
+    np.testing.assert_array_equal(ours.labels_, theirs.labels_)
+    np.testing.assert_array_equal(
+        ours.core_sample_indices_, theirs.core_sample_indices_
+    )
+
+
+def test_dbscan_integer_weights_count_as_copies():
+    # weights ≥ 1: a copy lies at distance 0, inside every neighbourhood of
+    # the original, so each neighbourhood weighs what it counts repeated
+    X = DATA["blobs"]
+    weights = integer_weights(len(X), seed=8) + 1
+    model = DBSCAN(eps=0.5, min_samples=8)
+    weighted = model.fit(X, sample_weight=weights).labels_
+    plain = model.fit(np.repeat(X, weights, axis=0)).labels_
+    np.testing.assert_array_equal(np.repeat(weighted, weights), plain)
+    # a point weighing min_samples is a core point on its own
+    heavy = np.ones(len(X))
+    heavy[0] = 8
+    alone = DBSCAN(eps=1e-9, min_samples=8).fit(X, sample_weight=heavy)
+    np.testing.assert_array_equal(alone.core_sample_indices_, [0])
+
+
+def test_dbscan_bad_weights_raise():
+    X = DATA["blobs"][:5]
+    for weights, message in [
+        (np.zeros(5), "non-zero"),
+        (np.ones(4), r"shape \(5,\)"),
+        ([1.0, np.nan, 1.0, 1.0, 1.0], "NaN"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            DBSCAN().fit(X, sample_weight=weights)
