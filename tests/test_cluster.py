@@ -801,3 +801,11 @@ def test_dbscan_bad_weights_raise():
     ]:
         with pytest.raises(ValueError, match=message):
             DBSCAN().fit(X, sample_weight=weights)
+
+
+def test_random_seeding_needs_as_many_weighted_samples_as_clusters():
+    X = DATA["iris"]
+    weights = np.zeros(len(X))
+    weights[:2] = 1.0
+    with pytest.raises(ValueError, match="only 2 have a positive weight"):
+        KMeans(3, init="random").fit(X, sample_weight=weights)

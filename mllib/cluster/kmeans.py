@@ -269,6 +269,19 @@ class KMeans(
         if tol > 0:  # relative to the mean feature variance (a pass over X)
             tol *= float(np.mean(np.var(X, axis=0)))
         init, n_init = self._check_init(X, n_clusters)
+        if (
+            isinstance(init, str)
+            and init == "random"
+            and sample_weight is not None
+        ):
+            weighted = np.count_nonzero(sample_weight)
+            if weighted < n_clusters:
+                raise ValueError(
+                    f'init="random" draws n_clusters={n_clusters} distinct '
+                    f"samples in proportion to their weights, but only "
+                    f"{weighted} have a positive weight; use "
+                    'init="k-means++" or fewer clusters.'
+                )
         rng = check_random_state(self.random_state)
 
         best = None
