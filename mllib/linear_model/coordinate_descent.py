@@ -218,7 +218,9 @@ class ElasticNet(LinearModel):
         Maximum number of sweeps; a ``ConvergenceWarning`` is issued when it is
         reached.
     tol : float, default=1e-4
-        Duality-gap tolerance, relative to :math:`\lVert y - \bar y\rVert^2`.
+        Duality-gap tolerance, relative to :math:`\lVert y - \bar y\rVert^2`
+        (with weights, :math:`\sum_i s_i(y_i - \bar y_s)^2`, the weights
+        rescaled to sum to :math:`n`).
     warm_start : bool, default=False
         Start coordinate descent from the ``coef_`` of the previous ``fit``
         (if any) instead of zero: along a decreasing sequence of ``alpha``
