@@ -38,15 +38,17 @@ def kmeans_plusplus(
     .. math:: P(x) = \frac{D(x)^2}{\sum_{x'} D(x')^2},
 
     where :math:`D(x)` is the distance from :math:`x` to the nearest centre
-    chosen so far. With sample weights :math:`s(x)`, as in scikit-learn, the
-    first centre is drawn with probability :math:`\propto s(x)`, the next
-    ones :math:`\propto s(x)D(x)^2`, and :math:`\sum_x s(x)D(x)^2` is the
-    sum the greedy variant lowers: an integer weight acts as that many
-    copies of :math:`x`. With one trial per centre this is the algorithm of Arthur &
+    chosen so far. With one trial per centre this is the algorithm of Arthur &
     Vassilvitskii (2007), whose expected k-means objective is at most
     :math:`8(\ln k + 2)` times the optimum. With ``n_local_trials``
     :math:`=t>1` ("greedy k-means++"), :math:`t` candidates are drawn that way
     and the one that lowers :math:`\sum_x D(x)^2` most is kept.
+
+    With sample weights :math:`s(x)`, as in scikit-learn, the first centre is
+    drawn with probability :math:`\propto s(x)`, the next ones
+    :math:`\propto s(x)D(x)^2`, and :math:`\sum_x s(x)D(x)^2` is the sum the
+    greedy variant lowers: an integer weight acts as that many copies of
+    :math:`x`.
 
     Parameters
     ----------
