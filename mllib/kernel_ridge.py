@@ -7,7 +7,7 @@ from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .kernels import checked_gram, pairwise_kernels
-from .validation import check_scalar
+from .validation import check_sample_weight, check_scalar
 
 
 class KernelRidge(RegressorMixin, BaseEstimator):
@@ -27,9 +27,17 @@ class KernelRidge(RegressorMixin, BaseEstimator):
     \lambda I` (Rasmussen & Williams 2006, Alg. 2.1). With the linear kernel
     this is ``Ridge(alpha, fit_intercept=False)``: :math:`w = X^\top c`.
 
+    With sample weights :math:`s_i \ge 0` the loss is :math:`\sum_i s_i(y_i -
+    f(x_i))^2`, i.e. :math:`(y - Kc)^\top S(y - Kc)` with :math:`S =
+    \operatorname{diag}(s)`; the gradient :math:`2K[S(Kc - y) + \lambda c]`
+    vanishes where :math:`(SK + \lambda I)c = Sy`. That matrix is not
+    symmetric, so we substitute :math:`c = S^{1/2}\beta` (the :math:`\sqrt{s}`
+    rescaling trick, as in scikit-learn): :math:`(S^{1/2}KS^{1/2} + \lambda
+    I)\beta = S^{1/2}y`, symmetric positive definite again, solved by
+    Cholesky. A zero weight gives :math:`c_i = 0`: the sample is dropped.
+
     Same parameters, objective and fitted attributes as
-    ``sklearn.kernel_ridge.KernelRidge`` (one target column, no sample
-    weights).
+    ``sklearn.kernel_ridge.KernelRidge`` (one target column).
 
     Parameters
     ----------
@@ -74,16 +82,25 @@ class KernelRidge(RegressorMixin, BaseEstimator):
         self.coef0 = coef0
         self.kernel_params = kernel_params
 
-    def fit(self, X, y):
-        """Fit on ``X`` (n_samples, n_features) and real ``y``; return self."""
+    def fit(self, X, y, sample_weight=None):
+        """Fit on ``X`` (n_samples, n_features) and real ``y``, each squared
+        residual weighted by ``sample_weight`` (n_samples,) if given; return
+        self."""
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         alpha = check_scalar(self.alpha, "alpha", low=0)
         K = checked_gram(
             self._kernel(X, X), self.kernel, self.degree, self.coef0
         )
+        if sample_weight is not None:
+            # S^½ K S^½ and S^½ y: then c = S^½ β below (class docstring)
+            sqrt_weight = np.sqrt(check_sample_weight(sample_weight, len(y)))
+            K = K * np.outer(sqrt_weight, sqrt_weight)
+            y = y * sqrt_weight
         # (K + lambda I) c = y by Cholesky (Rasmussen & Williams, Alg. 2.1)
         factor = _cholesky(K + alpha * np.eye(len(X)), alpha)
         self.dual_coef_ = cho_solve(factor, y, check_finite=False)
+        if sample_weight is not None:
+            self.dual_coef_ *= sqrt_weight
         self.X_fit_ = X
         return self
 

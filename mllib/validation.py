@@ -77,14 +77,19 @@ def encode_classes(
     return classes, y_index.reshape(-1)
 
 
-def check_sample_weight(sample_weight, n_samples):
-    """Weights of shape (n_samples,), non-negative, not all zero.
+def check_sample_weight(sample_weight, n_samples, *, non_negative=True):
+    """Weights of shape (n_samples,), finite, non-negative, not all zero.
 
-    ``None`` means a weight of one for every sample. Returns a float64
-    array, the caller's own when it already is one (mllib only reads it).
+    ``None`` means a weight of one for every sample, and a number that
+    weight for every sample (scikit-learn's broadcast). ``non_negative=False``
+    lets negative weights through, for the estimators whose scikit-learn
+    twin gives them a meaning (DBSCAN). Returns a float64 array, the
+    caller's own when it already is one (mllib only reads it).
     """
     if sample_weight is None:
         return np.ones(n_samples)
+    if isinstance(sample_weight, numbers.Real):
+        sample_weight = np.full(n_samples, sample_weight, dtype=np.float64)
     sample_weight = check_array(
         sample_weight,
         ensure_2d=False,
@@ -96,12 +101,12 @@ def check_sample_weight(sample_weight, n_samples):
             f"sample_weight must have shape ({n_samples},), one weight per "
             f"sample; got shape {sample_weight.shape}."
         )
-    if np.any(sample_weight < 0):
+    if non_negative and np.any(sample_weight < 0):
         raise ValueError(
             "sample_weight must be non-negative; got "
             f"{np.count_nonzero(sample_weight < 0)} negative weight(s)."
         )
-    if not np.any(sample_weight > 0):
+    if np.all(sample_weight == 0):
         raise ValueError(
             "Sample weights must contain at least one non-zero number; all "
             "weights are zero."

@@ -4,6 +4,7 @@ import warnings
 
 import numpy as np
 import pytest
+from sample_weights import check_bad_weights_raise, integer_weights, repeated
 from sklearn import linear_model as sk
 from sklearn.datasets import load_diabetes
 
@@ -513,3 +514,114 @@ def test_many_degenerate_problems_no_crash_and_no_worse_than_sklearn(
         mine = objective(X, y, ours.coef_, ours.intercept_, alpha, l1_ratio)
         theirs = objective(X, y, ref.coef_, ref.intercept_, alpha, l1_ratio)
         assert mine <= theirs + ours.dual_gap_ + 1e-12 * (1 + abs(theirs))
+
+
+# -- sample weights: (1/(2Σs)) Σ s_i r_i² + penalty -------------------------
+
+
+def weighted_objective(X, y, coef, intercept, alpha, l1_ratio, weights):
+    """scikit-learn's weighted elastic-net objective: the squared residuals
+    averaged with the weights, so a common factor in them changes nothing."""
+    r = y - X @ coef - intercept
+    return (
+        np.average(r**2, weights=weights) / 2
+        + alpha * l1_ratio * np.abs(coef).sum()
+        + 0.5 * alpha * (1 - l1_ratio) * coef @ coef
+    )
+
+
+def assert_same_minimiser(first, second, X, y, weights, alpha, l1_ratio):
+    """Two fits of one weighted problem agree as far as their duality gaps
+    allow: each objective is within its ``dual_gap_`` of the minimum, and
+    with l1_ratio < 1 the objective is α(1−ρ)-strongly convex, so
+    ‖w − w*‖² ≤ 2·dual_gap_/(α(1−ρ)) for each."""
+    values = [
+        weighted_objective(
+            X, y, fit.coef_, fit.intercept_, alpha, l1_ratio, weights
+        )
+        for fit in (first, second)
+    ]
+    gaps = first.dual_gap_ + second.dual_gap_
+    assert abs(values[0] - values[1]) <= gaps + 1e-12 * values[1]
+    if l1_ratio < 1:
+        radius = sum(
+            np.sqrt(2 * fit.dual_gap_ / (alpha * (1 - l1_ratio)))
+            for fit in (first, second)
+        )
+        distance = np.linalg.norm(first.coef_ - second.coef_)
+        assert distance <= radius + 1e-9 * np.linalg.norm(second.coef_)
+
+
+@pytest.mark.parametrize("name", list(DATA))
+@pytest.mark.parametrize("l1_ratio", [1.0, 0.5])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_weighted_fit_matches_sklearn(name, l1_ratio, fit_intercept):
+    X, y = DATA[name]()
+    weights = np.random.default_rng(len(y)).uniform(0, 3, size=len(y))
+    alpha = 0.1 * alpha_max(X, y)
+    params = dict(
+        alpha=alpha,
+        l1_ratio=l1_ratio,
+        fit_intercept=fit_intercept,
+        tol=1e-10,
+        max_iter=100_000,
+    )
+    ours = ElasticNet(**params).fit(X, y, sample_weight=weights)
+    ref = sk.ElasticNet(**params).fit(X, y, sample_weight=weights)
+    assert_same_minimiser(ours, ref, X, y, weights, alpha, l1_ratio)
+    # the same rescaled problem, so the same gap scale as scikit-learn's
+    assert ours.dual_gap_ <= 1e-10 * np.average(
+        (y - np.average(y, weights=weights) * fit_intercept) ** 2,
+        weights=weights,
+    )
+
+
+@pytest.mark.parametrize("l1_ratio", [1.0, 0.5])
+def test_integer_weights_equal_repeated_rows(l1_ratio):
+    X, y = collinear_data()
+    weights = integer_weights(len(y), seed=1)
+    alpha = 0.05 * alpha_max(X, y)
+    params = dict(alpha=alpha, l1_ratio=l1_ratio, tol=1e-12, max_iter=10**5)
+    weighted = ElasticNet(**params).fit(X, y, sample_weight=weights)
+    plain = ElasticNet(**params).fit(*repeated(X, y, weights))
+    assert_same_minimiser(weighted, plain, X, y, weights, alpha, l1_ratio)
+
+
+def test_lasso_weights_are_scale_free():
+    # the loss is a weighted *average*: a common factor leaves the fit (and,
+    # after the rescaling to sum n, even the arithmetic) unchanged
+    X, y = load_diabetes(return_X_y=True)
+    weights = np.random.default_rng(5).uniform(0.5, 2, size=len(y))
+    alpha = 0.05 * alpha_max(X, y)
+    once = Lasso(alpha=alpha, tol=1e-10).fit(X, y, sample_weight=weights)
+    scaled = Lasso(alpha=alpha, tol=1e-10).fit(X, y, sample_weight=9 * weights)
+    np.testing.assert_allclose(scaled.coef_, once.coef_, rtol=1e-9)
+    # and a number is that weight for every sample: the unweighted fit
+    unweighted = Lasso(alpha=alpha, tol=1e-10).fit(X, y)
+    number = Lasso(alpha=alpha, tol=1e-10).fit(X, y, sample_weight=3.0)
+    np.testing.assert_allclose(number.coef_, unweighted.coef_, rtol=1e-9)
+
+
+def test_weighted_lasso_satisfies_its_kkt_conditions():
+    # stationarity of (1/(2Σs))Σ s_i r_i² + α‖w‖₁ at the weighted centre:
+    # |x_jᵀSr|/Σs ≤ α, with equality (and the sign of w_j) where w_j ≠ 0
+    X, y = load_diabetes(return_X_y=True)
+    weights = np.random.default_rng(6).uniform(0, 2, size=len(y))
+    alpha = 0.05 * alpha_max(X, y)
+    fit = Lasso(alpha=alpha, tol=1e-12, max_iter=10**5).fit(
+        X, y, sample_weight=weights
+    )
+    residual = y - fit.predict(X)
+    assert abs(weights @ residual) <= 1e-9 * weights @ np.abs(y)
+    gradient = X.T @ (weights * residual) / weights.sum()
+    active = fit.coef_ != 0
+    assert np.all(np.abs(gradient) <= alpha * (1 + 1e-5))
+    np.testing.assert_allclose(
+        gradient[active], alpha * np.sign(fit.coef_[active]), rtol=1e-5
+    )
+
+
+@pytest.mark.parametrize("model", [Lasso(alpha=0.1), ElasticNet(alpha=0.1)])
+def test_bad_weights_raise(model):
+    X, y = load_diabetes(return_X_y=True)
+    check_bad_weights_raise(model, X, y)

@@ -158,6 +158,14 @@ EXPECTED_FAILED_CHECKS = {
         _NOT_REPEATED_ROWS: "ties between equally good splits, as for "
         "GradientBoostingClassifier",
     },
+    # scikit-learn lists it as an expected failure of its own KMeans too
+    "KMeans": {
+        _NOT_REPEATED_ROWS: "the check shuffles the weighted rows, so the "
+        "random seedings draw other centres, and an emptied cluster takes the "
+        "farthest sample with its whole weight but only one of its repeated "
+        "copies (scikit-learn's rule and numbers); from centres that leave no "
+        "cluster empty, weights equal repeats (test_cluster.py)",
+    },
     "Perceptron": {
         _NOT_REPEATED_ROWS: "stochastic steps: a weight of 2 is one step "
         "twice as long, a repeated row two steps, the second taken from the "

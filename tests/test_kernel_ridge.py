@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from sample_weights import check_bad_weights_raise, integer_weights, repeated
 from sklearn.datasets import load_diabetes
 from sklearn.kernel_ridge import KernelRidge as SkKernelRidge
 from sklearn.linear_model import Ridge as SkRidge
@@ -146,3 +147,77 @@ def test_inputs_untouched(rng):
     KernelRidge(kernel="min", alpha=0.1).fit(X, y).predict(X)
     np.testing.assert_array_equal(X, X0)
     np.testing.assert_array_equal(y, y0)
+
+
+# -- sample weights: Σ s_i (y_i − f(x_i))² + α‖f‖² ---------------------------
+
+WEIGHTED_KERNELS = [
+    dict(kernel="linear", alpha=1.0),
+    dict(kernel="rbf", alpha=0.1, gamma=0.5),
+    dict(kernel="poly", alpha=0.5, degree=2, gamma=0.3, coef0=1.0),
+]
+
+
+@pytest.mark.parametrize(
+    "params", WEIGHTED_KERNELS, ids=["linear", "rbf", "poly"]
+)
+def test_weighted_fit_matches_sklearn(regression_data, params):
+    X, y = regression_data
+    weights = integer_weights(len(y), seed=len(y)) + 0.25
+    ours = KernelRidge(**params).fit(X, y, sample_weight=weights)
+    theirs = SkKernelRidge(**params).fit(X, y, sample_weight=weights)
+    # the same Cholesky solve of S^½KS^½ + αI: agreement to rounding
+    np.testing.assert_allclose(
+        ours.dual_coef_, theirs.dual_coef_, rtol=1e-8, atol=1e-10
+    )
+    X_new = X[:7] + 0.1
+    np.testing.assert_allclose(
+        ours.predict(X_new), theirs.predict(X_new), rtol=1e-8, atol=1e-8
+    )
+
+
+def test_weighted_dual_coefficients_solve_the_weighted_normal_equations():
+    # stationarity of Σ s_i (y_i − (Kc)_i)² + α cᵀKc: (SK + αI)c = Sy
+    X, y = _diabetes()
+    weights = np.random.default_rng(0).uniform(0, 2, size=len(y))
+    model = KernelRidge(kernel="rbf", gamma=5.0, alpha=0.1)
+    c = model.fit(X, y, sample_weight=weights).dual_coef_
+    K = rbf_kernel(X, gamma=5.0)
+    np.testing.assert_allclose(
+        weights * (K @ c) + 0.1 * c, weights * y, atol=1e-8 * np.abs(y).max()
+    )
+
+
+@pytest.mark.parametrize(
+    "params", WEIGHTED_KERNELS, ids=["linear", "rbf", "poly"]
+)
+def test_integer_weights_equal_repeated_rows(params):
+    # copies of a sample share its coefficient (y_i − f(x_i))/α, so they sum
+    # to the weighted one; a zero weight gives c_i = 0, the sample dropped
+    X, y = _diabetes()
+    X, y = X[:120], y[:120]
+    weights = integer_weights(len(y), seed=2)
+    weighted = KernelRidge(**params).fit(X, y, sample_weight=weights)
+    plain = KernelRidge(**params).fit(*repeated(X, y, weights))
+    np.testing.assert_allclose(
+        weighted.predict(X), plain.predict(X), rtol=1e-8
+    )
+    assert np.all(weighted.dual_coef_[weights == 0] == 0)
+
+
+def test_weights_rescale_the_loss_but_not_the_penalty():
+    X, y = _diabetes()
+    weights = np.random.default_rng(3).uniform(0.5, 2, size=len(y))
+    params = dict(kernel="rbf", gamma=5.0)
+    scaled = KernelRidge(alpha=1.0, **params).fit(
+        X, y, sample_weight=4 * weights
+    )
+    same = KernelRidge(alpha=0.25, **params).fit(X, y, sample_weight=weights)
+    other = KernelRidge(alpha=1.0, **params).fit(X, y, sample_weight=weights)
+    np.testing.assert_allclose(scaled.predict(X), same.predict(X), rtol=1e-9)
+    assert np.max(np.abs(scaled.predict(X) - other.predict(X))) > 1.0
+
+
+def test_bad_weights_raise(rng):
+    X, y = rng.normal(size=(20, 2)), rng.normal(size=20)
+    check_bad_weights_raise(KernelRidge(), X, y)

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from sample_weights import check_bad_weights_raise, integer_weights, repeated
 from sklearn import linear_model as sk
 from sklearn.datasets import load_diabetes
 
@@ -277,3 +278,103 @@ def test_ridge_rejects_unknown_solver():
         ValueError, match='solver must be "auto", "primal" or "dual"'
     ):
         Ridge(solver="cholesky").fit(np.eye(3), np.ones(3))
+
+
+# -- sample weights: Σ s_i (y_i − x_iᵀw − b)² (+ α‖w‖² for Ridge) ----------
+
+WEIGHTED = {
+    "LinearRegression": (LinearRegression, sk.LinearRegression, {}),
+    "Ridge-primal": (Ridge, sk.Ridge, {"alpha": 2.0, "solver": "primal"}),
+    "Ridge-dual": (Ridge, sk.Ridge, {"alpha": 2.0, "solver": "dual"}),
+}
+
+
+def weighted_fits(name, X, y, sample_weight, **params):
+    """Ours and scikit-learn's fits of one weighted problem."""
+    ours, theirs, shared = WEIGHTED[name]
+    ours_params = {**shared, **params}
+    theirs_params = {k: v for k, v in ours_params.items() if k != "solver"}
+    return (
+        ours(**ours_params).fit(X, y, sample_weight=sample_weight),
+        theirs(**theirs_params).fit(X, y, sample_weight=sample_weight),
+    )
+
+
+@pytest.mark.parametrize("name", list(WEIGHTED))
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_weighted_fit_matches_sklearn(regression_data, name, fit_intercept):
+    X, y = regression_data
+    weights = np.random.default_rng(len(y)).uniform(0, 3, size=len(y))
+    ours, ref = weighted_fits(name, X, y, weights, fit_intercept=fit_intercept)
+    # closed forms on the same rescaled data: agreement to rounding
+    np.testing.assert_allclose(ours.coef_, ref.coef_, rtol=1e-9, atol=1e-10)
+    assert ours.intercept_ == pytest.approx(ref.intercept_, abs=1e-9)
+    np.testing.assert_allclose(ours.predict(X), ref.predict(X), atol=1e-9)
+
+
+@pytest.mark.parametrize("name", list(WEIGHTED))
+def test_integer_weights_equal_repeated_rows(name):
+    X, y = load_diabetes(return_X_y=True)
+    weights = integer_weights(len(y), seed=0)
+    ours = weighted_fits(name, X, y, weights)[0]
+    X_rep, y_rep = repeated(X, y, weights)
+    model, _, params = WEIGHTED[name]
+    plain = model(**params).fit(X_rep, y_rep)
+    np.testing.assert_allclose(ours.coef_, plain.coef_, rtol=1e-9)
+    assert ours.intercept_ == pytest.approx(plain.intercept_, rel=1e-12)
+
+
+def test_ridge_weights_rescale_the_loss_but_not_the_penalty():
+    # Σ c·s_i r_i² + α‖w‖² = c(Σ s_i r_i² + (α/c)‖w‖²): the same minimiser as
+    # α/c with weights s, and a different one from α with weights s
+    X, y = load_diabetes(return_X_y=True)
+    weights = np.random.default_rng(1).uniform(0.5, 2, size=len(y))
+    scaled = Ridge(alpha=0.5).fit(X, y, sample_weight=10 * weights)
+    same = Ridge(alpha=0.05).fit(X, y, sample_weight=weights)
+    other = Ridge(alpha=0.5).fit(X, y, sample_weight=weights)
+    np.testing.assert_allclose(scaled.coef_, same.coef_, rtol=1e-10)
+    assert np.max(np.abs(scaled.coef_ - other.coef_)) > 0.1 * np.max(
+        np.abs(other.coef_)
+    )
+    # a number is that weight for every sample: α/2 unweighted
+    doubled = Ridge(alpha=0.5).fit(X, y, sample_weight=2)
+    halved = Ridge(alpha=0.25).fit(X, y)
+    np.testing.assert_allclose(doubled.coef_, halved.coef_, rtol=1e-10)
+
+
+def test_linear_regression_ignores_a_common_factor_in_the_weights():
+    X, y = load_diabetes(return_X_y=True)
+    weights = np.random.default_rng(2).uniform(0.5, 2, size=len(y))
+    once = LinearRegression().fit(X, y, sample_weight=weights)
+    scaled = LinearRegression().fit(X, y, sample_weight=7.5 * weights)
+    np.testing.assert_allclose(scaled.coef_, once.coef_, rtol=1e-9)
+    assert scaled.intercept_ == pytest.approx(once.intercept_, rel=1e-12)
+
+
+@pytest.mark.parametrize("name", list(WEIGHTED))
+def test_weighted_intercept_is_the_weighted_mean_identity(name):
+    # the unpenalised intercept: b = ȳ_s − x̄_sᵀw, weighted means
+    X, y = load_diabetes(return_X_y=True)
+    weights = np.random.default_rng(3).uniform(0, 2, size=len(y))
+    ours = weighted_fits(name, X, y, weights)[0]
+    x_mean = np.average(X, axis=0, weights=weights)
+    y_mean = np.average(y, weights=weights)
+    assert ours.intercept_ == pytest.approx(y_mean - x_mean @ ours.coef_)
+    # and the weighted residuals are orthogonal to the constant
+    residual = y - ours.predict(X)
+    assert abs(weights @ residual) <= 1e-9 * weights @ np.abs(y)
+
+
+def test_ridge_dual_coef_reproduce_coef_with_weights():
+    X, y = load_diabetes(return_X_y=True)
+    weights = np.random.default_rng(4).uniform(0, 2, size=len(y))
+    for solver in ("primal", "dual"):
+        ours = Ridge(alpha=0.3, solver=solver).fit(X, y, sample_weight=weights)
+        Xc = X - np.average(X, axis=0, weights=weights)
+        np.testing.assert_allclose(Xc.T @ ours.dual_coef_, ours.coef_)
+
+
+@pytest.mark.parametrize("model", [LinearRegression(), Ridge()])
+def test_bad_weights_raise(model):
+    X, y = load_diabetes(return_X_y=True)
+    check_bad_weights_raise(model, X, y)

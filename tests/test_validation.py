@@ -50,6 +50,14 @@ def test_check_sample_weight():
     weights = [1, 0, 2]
     out = check_sample_weight(weights, 3)
     assert out.dtype == np.float64 and list(out) == [1.0, 0.0, 2.0]
+    # a number is that weight for every sample, as in scikit-learn
+    np.testing.assert_array_equal(check_sample_weight(2.5, 3), [2.5] * 3)
+    with pytest.raises(ValueError, match="non-negative"):
+        check_sample_weight(-1, 3)
+    signed = check_sample_weight([1.0, -1.0, 0.0], 3, non_negative=False)
+    assert list(signed) == [1.0, -1.0, 0.0]
+    with pytest.raises(ValueError, match="weight.*zero"):
+        check_sample_weight(np.zeros(3), 3, non_negative=False)
     with pytest.raises(ValueError, match=r"shape \(3,\)"):
         check_sample_weight(np.ones(4), 3)
     with pytest.raises(ValueError, match="non-negative"):

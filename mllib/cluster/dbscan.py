@@ -8,7 +8,7 @@ from scipy.spatial import cKDTree
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils.validation import validate_data
 
-from ..validation import check_int, check_scalar
+from ..validation import check_int, check_sample_weight, check_scalar
 
 
 def radius_neighbors_graph(X, eps):
@@ -42,6 +42,14 @@ class DBSCAN(ClusterMixin, BaseEstimator):
     neighbourhood; a non-core point in the neighbourhood of a core point is a
     **border** point of that cluster, and every other point is **noise** (label
     -1).
+
+    With sample weights :math:`s(x)` (``fit``'s ``sample_weight``) a point is
+    core when the weight of its neighbourhood, :math:`\sum_{x'\in
+    N_\varepsilon(x)}s(x')`, is at least ``min_samples``, as in scikit-learn:
+    an integer weight counts as that many copies of the point, a point of
+    weight at least ``min_samples`` is core by itself, and a negative weight
+    can keep its neighbours from being core. A point of weight zero still
+    gets a label (it may even be core, if its neighbours weigh enough).
 
     A border point near several clusters joins the one found first when
     clusters are numbered in the order of their first core point, which is what
@@ -83,12 +91,18 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         self.eps = eps
         self.min_samples = min_samples
 
-    def fit(self, X, y=None):
-        """Cluster ``X`` of shape (n_samples, n_features); ``y`` is ignored.
-        Returns self."""
+    def fit(self, X, y=None, sample_weight=None):
+        """Cluster ``X`` of shape (n_samples, n_features), each point
+        weighted by ``sample_weight`` (n_samples,) if given (negative
+        weights allowed, as in scikit-learn); ``y`` is ignored. Returns
+        self."""
         X, eps, min_samples = self._validated(X)
+        weights = check_sample_weight(
+            sample_weight, len(X), non_negative=False
+        )
         neighbors = radius_neighbors_graph(X, eps)
-        core = np.asarray(neighbors.sum(axis=1)).ravel() >= min_samples
+        # the weight of each neighbourhood (its size, without weights)
+        core = neighbors @ weights >= min_samples
         core_index = np.flatnonzero(core)
 
         # clusters of core points: connected components, numbered by their

@@ -16,8 +16,13 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..exceptions import ConvergenceWarning
 from ..kernels import squared_euclidean_distances
-from ..validation import check_int, check_random_state, check_scalar
-from .kmeans_plusplus import kmeans_plusplus
+from ..validation import (
+    check_int,
+    check_random_state,
+    check_sample_weight,
+    check_scalar,
+)
+from .kmeans_plusplus import kmeans_plusplus, sampling_probabilities
 
 #: Scores per block of samples in the assignment step (512 kB of float64):
 #: a block stays in the processor's cache while its argmin is taken, and
@@ -71,43 +76,46 @@ def assign_labels(X, centers):
     return labels
 
 
-def update_centers(X, labels, centers):
-    r"""Update step: move each centre to the mean of its samples,
-    :math:`\mu_k=\frac1{N_k}\sum_{c_i=k}x_i`.
+def update_centers(X, labels, centers, sample_weight=None):
+    r"""Update step: move each centre to the (weighted) mean of its samples,
+    :math:`\mu_k=\sum_{c_i=k}s_ix_i\big/\sum_{c_i=k}s_i`.
 
     The sums are :math:`R^\top X`, with :math:`R` the (n_samples, n_clusters)
-    matrix of hard responsibilities :math:`r_{ik}=\mathbb 1[c_i=k]`; it has one
-    non-zero entry per row, so it is stored sparse, and the product costs
-    :math:`O(nd)` rather than :math:`O(nkd)`.
+    matrix of weighted hard responsibilities :math:`r_{ik}=s_i\mathbb
+    1[c_i=k]`; it has one non-zero entry per row, so it is stored sparse, and
+    the product costs :math:`O(nd)` rather than :math:`O(nkd)`. Without
+    ``sample_weight`` (shape (n_samples,)) every :math:`s_i = 1`.
 
-    An empty cluster (possible after an unlucky assignment) takes the sample
-    farthest from its own centre, which leaves its old cluster:
+    An empty cluster (no weight: possible after an unlucky assignment) takes
+    the sample farthest from its own centre, which leaves its old cluster:
     scikit-learn's rule, which never raises the objective.
     """
     n, n_clusters = len(X), len(centers)
-    # R^T, shape (n_clusters, n): column i holds a single 1, in row c_i
+    weights = np.ones(n) if sample_weight is None else sample_weight
+    # R^T, shape (n_clusters, n): column i holds s_i, in row c_i
     responsibilities_t = csc_matrix(
-        (np.ones(n), labels, np.arange(n + 1)), shape=(n_clusters, n)
+        (weights, labels, np.arange(n + 1)), shape=(n_clusters, n)
     )
     sums = responsibilities_t @ X
-    counts = np.bincount(labels, minlength=n_clusters)
-    empty = np.flatnonzero(counts == 0)
+    cluster_weights = np.bincount(labels, weights, minlength=n_clusters)
+    empty = np.flatnonzero(cluster_weights == 0)
     if len(empty):
         squared_distances = np.sum((X - centers[labels]) ** 2, axis=1)
         if squared_distances.max() > 0:
             farthest = np.argsort(squared_distances)[::-1][: len(empty)]
             for k, i in zip(empty, farthest):
-                sums[labels[i]] -= X[i]
-                counts[labels[i]] -= 1
-                sums[k], counts[k] = X[i], 1
+                sums[labels[i]] -= weights[i] * X[i]
+                cluster_weights[labels[i]] -= weights[i]
+                sums[k], cluster_weights[k] = weights[i] * X[i], weights[i]
     new_centers = centers.copy()  # a cluster that stays empty keeps its centre
-    filled = counts > 0
-    new_centers[filled] = sums[filled] / counts[filled, None]
+    filled = cluster_weights > 0
+    new_centers[filled] = sums[filled] / cluster_weights[filled, None]
     return new_centers
 
 
-def inertia(X, centers, labels):
-    r"""The objective :math:`J=\sum_i\lVert x_i-\mu_{c_i}\rVert^2`.
+def inertia(X, centers, labels, sample_weight=None):
+    r"""The objective :math:`J=\sum_is_i\lVert x_i-\mu_{c_i}\rVert^2`
+    (every :math:`s_i=1` without ``sample_weight``).
 
     Computed from the differences, which the expansion used by
     :func:`assign_labels` would round badly for samples close to their
@@ -115,10 +123,14 @@ def inertia(X, centers, labels):
     """
     differences = centers[labels]
     differences -= X  # mu_{c_i} - x_i, in place: one (n, d) array, not two
-    return float(np.einsum("ij,ij->", differences, differences))
+    if sample_weight is None:
+        return float(np.einsum("ij,ij->", differences, differences))
+    return float(
+        np.einsum("ij,ij,i->", differences, differences, sample_weight)
+    )
 
 
-def lloyd(X, centers, *, max_iter=300, tol=0.0):
+def lloyd(X, centers, *, max_iter=300, tol=0.0, sample_weight=None):
     r"""Lloyd's algorithm from the given centres: alternate the two steps
     until a fixed point.
 
@@ -126,15 +138,16 @@ def lloyd(X, centers, *, max_iter=300, tol=0.0):
     by at most ``tol`` in total squared distance
     :math:`\sum_k\lVert\mu_k^{new}-\mu_k\rVert^2` (scikit-learn's rules).
     Each step can only lower the objective, so the loop ends at a local
-    minimum.
+    minimum. ``sample_weight`` (n_samples,) weights each sample in the
+    objective and so in the centres' means.
 
     Returns
     -------
     centers : ndarray of shape (n_clusters, n_features)
     labels : ndarray of shape (n_samples,)
     inertia : float
-        :math:`\sum_i\lVert x_i-\mu_{c_i}\rVert^2` for the returned labels and
-        centres.
+        :math:`\sum_is_i\lVert x_i-\mu_{c_i}\rVert^2` for the returned labels
+        and centres.
     n_iter : int
     converged : bool
     """
@@ -144,7 +157,7 @@ def lloyd(X, centers, *, max_iter=300, tol=0.0):
     previous_labels, converged, n_iter = None, False, 0
     for n_iter in range(1, max_iter + 1):
         labels = assign_labels(X_fortran, centers)
-        new_centers = update_centers(X, labels, centers)
+        new_centers = update_centers(X, labels, centers, sample_weight)
         shift = np.sum((new_centers - centers) ** 2)
         centers = new_centers
         if previous_labels is not None and np.array_equal(
@@ -159,7 +172,8 @@ def lloyd(X, centers, *, max_iter=300, tol=0.0):
         previous_labels = labels
     else:
         labels = assign_labels(X_fortran, centers)
-    return centers, labels, inertia(X, centers, labels), n_iter, converged
+    J = inertia(X, centers, labels, sample_weight)
+    return centers, labels, J, n_iter, converged
 
 
 class KMeans(
@@ -171,10 +185,13 @@ class KMeans(
     r"""k-means clustering: minimise the within-cluster sum of squares (the
     *inertia*)
 
-    .. math:: J(c,\mu)=\sum_{i=1}^n\lVert x_i-\mu_{c_i}\rVert^2
+    .. math:: J(c,\mu)=\sum_{i=1}^n s_i\lVert x_i-\mu_{c_i}\rVert^2
 
     by Lloyd's algorithm, from ``n_init`` seedings, keeping the run with the
-    smallest :math:`J`.
+    smallest :math:`J`. The sample weights :math:`s_i\ge0` (``fit``'s
+    ``sample_weight``, default 1) make each centre a weighted mean and the
+    seedings draw samples in proportion to them, as in scikit-learn; an
+    integer weight acts as that many copies of the sample.
 
     Parameters
     ----------
@@ -234,10 +251,13 @@ class KMeans(
         self.tol = tol
         self.random_state = random_state
 
-    def fit(self, X, y=None):
-        """Cluster ``X`` of shape (n_samples, n_features); ``y`` is ignored.
-        Returns self."""
+    def fit(self, X, y=None, sample_weight=None):
+        """Cluster ``X`` of shape (n_samples, n_features), each sample
+        weighted by ``sample_weight`` (n_samples,) if given; ``y`` is
+        ignored. Returns self."""
         X = validate_data(self, X, dtype=np.float64)
+        if sample_weight is not None:
+            sample_weight = check_sample_weight(sample_weight, len(X))
         n_clusters = check_int(self.n_clusters, "n_clusters", low=1)
         if n_clusters > len(X):
             raise ValueError(
@@ -249,6 +269,19 @@ class KMeans(
         if tol > 0:  # relative to the mean feature variance (a pass over X)
             tol *= float(np.mean(np.var(X, axis=0)))
         init, n_init = self._check_init(X, n_clusters)
+        if (
+            isinstance(init, str)
+            and init == "random"
+            and sample_weight is not None
+        ):
+            weighted = np.count_nonzero(sample_weight)
+            if weighted < n_clusters:
+                raise ValueError(
+                    f'init="random" draws n_clusters={n_clusters} distinct '
+                    f"samples in proportion to their weights, but only "
+                    f"{weighted} have a positive weight; use "
+                    'init="k-means++" or fewer clusters.'
+                )
         rng = check_random_state(self.random_state)
 
         best = None
@@ -256,10 +289,28 @@ class KMeans(
             if isinstance(init, np.ndarray):
                 centers = init.copy()
             elif init == "k-means++":
-                centers = kmeans_plusplus(X, n_clusters, random_state=rng)[0]
-            else:
-                centers = X[rng.choice(len(X), n_clusters, replace=False)]
-            run = lloyd(X, centers, max_iter=max_iter, tol=tol)
+                centers = kmeans_plusplus(
+                    X,
+                    n_clusters,
+                    sample_weight=sample_weight,
+                    random_state=rng,
+                )[0]
+            else:  # distinct samples, drawn in proportion to their weights
+                centers = X[
+                    rng.choice(
+                        len(X),
+                        n_clusters,
+                        replace=False,
+                        p=sampling_probabilities(sample_weight),
+                    )
+                ]
+            run = lloyd(
+                X,
+                centers,
+                max_iter=max_iter,
+                tol=tol,
+                sample_weight=sample_weight,
+            )
             if best is None or run[2] < best[2]:
                 best = run
         (
@@ -333,10 +384,12 @@ class KMeans(
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return np.sqrt(squared_euclidean_distances(X, self.cluster_centers_))
 
-    def score(self, X, y=None):
-        """Minus the inertia of ``X`` with respect to the fitted centres
-        (larger is better)."""
+    def score(self, X, y=None, sample_weight=None):
+        """Minus the (weighted) inertia of ``X`` with respect to the fitted
+        centres (larger is better)."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
+        if sample_weight is not None:
+            sample_weight = check_sample_weight(sample_weight, len(X))
         centers = self.cluster_centers_
-        return -inertia(X, centers, assign_labels(X, centers))
+        return -inertia(X, centers, assign_labels(X, centers), sample_weight)

@@ -5,10 +5,30 @@ import numpy as np
 from sklearn.utils import check_array
 
 from ..kernels import squared_euclidean_distances
-from ..validation import check_int, check_random_state
+from ..validation import check_int, check_random_state, check_sample_weight
 
 
-def kmeans_plusplus(X, n_clusters, *, random_state=None, n_local_trials=None):
+def sampling_probabilities(sample_weight):
+    """Probabilities proportional to ``sample_weight``, for ``rng.choice``;
+    ``None`` for no weights or equal ones.
+
+    ``None`` makes ``rng.choice`` draw uniformly from its own random stream,
+    so equal weights reproduce the unweighted draw for the same seed, as
+    they reproduce the unweighted objective.
+    """
+    if sample_weight is None or np.all(sample_weight == sample_weight[0]):
+        return None
+    return sample_weight / sample_weight.sum()
+
+
+def kmeans_plusplus(
+    X,
+    n_clusters,
+    *,
+    sample_weight=None,
+    random_state=None,
+    n_local_trials=None,
+):
     r"""Choose ``n_clusters`` samples of ``X`` as initial k-means centres by
     :math:`D^2` sampling.
 
@@ -24,10 +44,18 @@ def kmeans_plusplus(X, n_clusters, *, random_state=None, n_local_trials=None):
     :math:`=t>1` ("greedy k-means++"), :math:`t` candidates are drawn that way
     and the one that lowers :math:`\sum_x D(x)^2` most is kept.
 
+    With sample weights :math:`s(x)`, as in scikit-learn, the first centre is
+    drawn with probability :math:`\propto s(x)`, the next ones
+    :math:`\propto s(x)D(x)^2`, and :math:`\sum_x s(x)D(x)^2` is the sum the
+    greedy variant lowers: an integer weight acts as that many copies of
+    :math:`x`.
+
     Parameters
     ----------
     X : array-like of shape (n_samples, n_features)
     n_clusters : int
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights; ``None`` weighs every sample 1.
     random_state : None, int or numpy.random.Generator
     n_local_trials : int, optional
         Candidates per centre; ``None`` means :math:`2+\lfloor\ln k\rfloor`,
@@ -49,22 +77,26 @@ def kmeans_plusplus(X, n_clusters, *, random_state=None, n_local_trials=None):
     X, n_clusters, trials, rng = _check_seeding_params(
         X, n_clusters, n_local_trials, random_state
     )
+    weights = np.ones(len(X))
+    if sample_weight is not None:
+        weights = check_sample_weight(sample_weight, len(X))
     indices = np.empty(n_clusters, dtype=int)
-    indices[0] = rng.integers(len(X))  # the first centre: uniform
+    # the first centre: P(x) proportional to s(x)
+    indices[0] = rng.choice(len(X), p=sampling_probabilities(weights))
     closest = squared_euclidean_distances(X[indices[:1]], X)[0]  # D(x)^2
     for c in range(1, n_clusters):
-        # draw candidates with P(x) = D(x)^2 / sum D^2 by inverse-CDF
-        # sampling; side="right" never picks a sample with D(x) = 0
-        cumulative = np.cumsum(closest)
+        # draw candidates with P(x) = s(x)D(x)^2 / sum sD^2 by inverse-CDF
+        # sampling; side="right" never picks a sample with s(x)D(x)^2 = 0
+        cumulative = np.cumsum(weights * closest)
         candidates = np.searchsorted(
             cumulative, rng.random(trials) * cumulative[-1], side="right"
         )
         candidates = np.minimum(candidates, len(X) - 1)  # rounding at the top
-        # keep the candidate that lowers sum_x D(x)^2 most
+        # keep the candidate that lowers sum_x s(x)D(x)^2 most
         closest_if_added = np.minimum(
             closest, squared_euclidean_distances(X[candidates], X)
         )
-        best = np.argmin(closest_if_added.sum(axis=1))
+        best = np.argmin(np.sum(closest_if_added * weights, axis=1))
         indices[c], closest = candidates[best], closest_if_added[best]
     return X[indices].copy(), indices
 

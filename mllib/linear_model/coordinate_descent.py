@@ -9,6 +9,14 @@ The elastic net minimises (the lasso is :math:`\rho = 1`)
           + \lambda\rho\lVert w\rVert_1
           + \frac{\lambda(1-\rho)}2\lVert w\rVert_2^2 .
 
+With sample weights :math:`s_i \ge 0` the first term is :math:`\frac1{2\sum_i
+s_i}\sum_i s_i(y_i - x_i^\top w - b)^2`, the weighted mean of the squared
+residuals, unchanged when every weight is multiplied by a constant; like
+scikit-learn we rescale the weights to sum to :math:`n`, so that the penalty
+below keeps its factor :math:`n`, centre on the weighted means and multiply
+row :math:`i` by :math:`\sqrt{s_i}` (``_base``), after which the weighted
+problem is the unweighted one below.
+
 After centring (the intercept is unpenalised) and multiplying by :math:`n`,
 this is :math:`P(w) = \tfrac12\lVert y - Xw\rVert^2 + \ell_1\lVert w\rVert_1 +
 \tfrac{\ell_2}2\lVert w\rVert^2` with :math:`\ell_1 = n\lambda\rho`,
@@ -52,7 +60,7 @@ from sklearn.utils import check_X_y
 from sklearn.utils.validation import validate_data
 
 from ..exceptions import ConvergenceWarning
-from ..validation import check_scalar
+from ..validation import check_sample_weight, check_scalar
 from ._base import LinearModel, center_data
 
 
@@ -193,7 +201,8 @@ class ElasticNet(LinearModel):
 
     Minimises :math:`\frac1{2n}\lVert y-Xw-b\rVert_2^2 + \lambda\rho\lVert
     w\rVert_1 + \frac{\lambda(1-\rho)}2\lVert w\rVert_2^2` by coordinate
-    descent (module docstring).
+    descent (module docstring); with sample weights :math:`s_i` the first
+    term is :math:`\frac1{2\sum_is_i}\sum_i s_i(y_i-x_i^\top w-b)^2`.
 
     Parameters
     ----------
@@ -209,7 +218,9 @@ class ElasticNet(LinearModel):
         Maximum number of sweeps; a ``ConvergenceWarning`` is issued when it is
         reached.
     tol : float, default=1e-4
-        Duality-gap tolerance, relative to :math:`\lVert y - \bar y\rVert^2`.
+        Duality-gap tolerance, relative to :math:`\lVert y - \bar y\rVert^2`
+        (with weights, :math:`\sum_i s_i(y_i - \bar y_s)^2`, the weights
+        rescaled to sum to :math:`n`).
     warm_start : bool, default=False
         Start coordinate descent from the ``coef_`` of the previous ``fit``
         (if any) instead of zero: along a decreasing sequence of ``alpha``
@@ -255,16 +266,22 @@ class ElasticNet(LinearModel):
         self.warm_start = warm_start
         self.positive = positive
 
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Fit to ``X`` of shape (n_samples, n_features) and ``y`` of shape
-        (n_samples,)."""
+        (n_samples,), each squared residual weighted by ``sample_weight``
+        (n_samples,) if given."""
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         alpha, l1_ratio = _check_penalty(self.alpha, self._mixing())
         max_iter, tol = _check_iterations(self.max_iter, self.tol)
+        n_samples = len(y)
+        if sample_weight is not None:
+            sample_weight = check_sample_weight(sample_weight, n_samples)
+            # the weighted mean loss is scale-free: weights summing to n keep
+            # the penalty's factor n (module docstring)
+            sample_weight = sample_weight * (n_samples / sample_weight.sum())
         Xc, yc, X_offset, y_offset = center_data(
-            X, y, self.fit_intercept, order="F"
+            X, y, self.fit_intercept, order="F", sample_weight=sample_weight
         )
-        n_samples = len(yc)
         self.coef_, gap, self.n_iter_ = enet_coordinate_descent(
             self._starting_point(X.shape[1]),
             Xc,

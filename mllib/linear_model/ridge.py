@@ -2,7 +2,7 @@ r"""Ridge regression, in its primal and its dual form.
 
 .. math::
 
-    \min_{w, b}\ \lVert y - Xw - b\mathbf 1\rVert_2^2
+    \min_{w, b}\ \sum_{i=1}^n s_i\,(y_i - x_i^\top w - b)^2
         + \lambda\lVert w\rVert_2^2
 
 On centred data (the intercept is never penalised) the gradient
@@ -19,19 +19,27 @@ I)^{-1}X^\top = X^\top(XX^\top + \lambda I)^{-1}`. The primal costs
 when :math:`d \le n`. Both matrices are symmetric positive definite for
 :math:`\lambda > 0`, so each system is solved by a Cholesky factorisation,
 never by forming an inverse.
+
+Sample weights :math:`s_i \ge 0` (default 1) enter through the data alone:
+centre on the weighted means and multiply row :math:`i` of :math:`X` and
+:math:`y` by :math:`\sqrt{s_i}` (``_base``); the formulas above then hold for
+the rescaled :math:`S^{1/2}X`, :math:`S^{1/2}y`. The penalty is not rescaled:
+multiplying every weight by :math:`c` is the same fit as dividing
+:math:`\lambda` by :math:`c`, as in scikit-learn.
 """
 
 import numpy as np
 from scipy import linalg
 from sklearn.utils.validation import validate_data
 
-from ..validation import check_scalar
+from ..validation import check_sample_weight, check_scalar
 from ._base import LinearModel, center_data
 
 
 class Ridge(LinearModel):
-    r"""Least squares with a squared 2-norm penalty, :math:`\lVert
-    y-Xw-b\rVert_2^2 + \lambda\lVert w\rVert_2^2`.
+    r"""Least squares with a squared 2-norm penalty, :math:`\sum_i s_i(y_i
+    - x_i^\top w - b)^2 + \lambda\lVert w\rVert_2^2`, with sample weights
+    :math:`s_i` (default 1).
 
     Parameters
     ----------
@@ -53,8 +61,9 @@ class Ridge(LinearModel):
         The dual weights :math:`\alpha`, with ``coef_`` :math:`=
         X_c^\top\alpha` (centred :math:`X_c`). The dual solver finds them
         directly; after the primal solve they are read off the residual,
-        :math:`\alpha = (y_c - X_c w)/\lambda`, the stationarity condition
-        rearranged.
+        :math:`\alpha = S(y_c - X_c w)/\lambda`, the stationarity condition
+        rearranged (:math:`S = \operatorname{diag}(s)`, the identity
+        without weights).
     solver_ : str
         ``"primal"`` or ``"dual"``, the form actually solved.
     n_features_in_ : int
@@ -76,27 +85,39 @@ class Ridge(LinearModel):
         self.fit_intercept = fit_intercept
         self.solver = solver
 
-    def fit(self, X, y):
-        """Fit to ``X`` (n_samples, n_features) and ``y`` (n_samples,)."""
+    def fit(self, X, y, sample_weight=None):
+        """Fit to ``X`` (n_samples, n_features) and ``y`` (n_samples,), each
+        squared residual weighted by ``sample_weight`` (n_samples,) if
+        given."""
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         alpha = self._check_params()
         n_samples, n_features = X.shape
+        if sample_weight is not None:
+            sample_weight = check_sample_weight(sample_weight, n_samples)
         self.solver_ = self.solver
         if self.solver == "auto":  # the smaller system, d × d or n × n
             self.solver_ = "primal" if n_features <= n_samples else "dual"
-        # centred data: the intercept is unpenalised, b = ȳ − x̄ᵀw at the end
-        Xc, yc, X_offset, y_offset = center_data(X, y, self.fit_intercept)
+        # centred data: the intercept is unpenalised, b = ȳ − x̄ᵀw at the end;
+        # with weights, weighted means and rows rescaled by √s (_base), so
+        # Xc, yc below stand for S^½X_c, S^½y_c
+        Xc, yc, X_offset, y_offset = center_data(
+            X, y, self.fit_intercept, sample_weight=sample_weight
+        )
         if self.solver_ == "primal":
             # (XᵀX + λI) w = Xᵀy, by Cholesky
             gram = Xc.T @ Xc + alpha * np.eye(n_features)
             self.coef_ = linalg.solve(gram, Xc.T @ yc, assume_a="pos")
-            # the stationarity condition λw = Xᵀ(y − Xw) reads w = Xᵀα
-            self.dual_coef_ = (yc - Xc @ self.coef_) / alpha
+            # the stationarity condition λw = Xᵀ(y − Xw) reads w = Xᵀβ
+            dual = (yc - Xc @ self.coef_) / alpha
         else:
-            # (XXᵀ + λI) α = y, by Cholesky, and w = Xᵀα
+            # (XXᵀ + λI) β = y, by Cholesky, and w = Xᵀβ
             kernel = Xc @ Xc.T + alpha * np.eye(n_samples)
-            self.dual_coef_ = linalg.solve(kernel, yc, assume_a="pos")
-            self.coef_ = Xc.T @ self.dual_coef_
+            dual = linalg.solve(kernel, yc, assume_a="pos")
+            self.coef_ = Xc.T @ dual
+        # w = (S^½X_c)ᵀβ = X_cᵀ(S^½β): the dual weights of the centred data
+        self.dual_coef_ = (
+            dual if sample_weight is None else np.sqrt(sample_weight) * dual
+        )
         self._set_intercept(X_offset, y_offset)
         return self
 
