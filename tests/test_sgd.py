@@ -233,3 +233,81 @@ def test_does_not_modify_its_inputs(rng):
     SGDRegressor(max_iter=5, tol=None).fit(X, y)
     np.testing.assert_array_equal(X, X0)
     np.testing.assert_array_equal(y, y0)
+
+
+# ---- partial_fit -------------------------------------------------------------
+
+
+def test_partial_fit_continues_the_schedule_and_the_iterate():
+    """With one minibatch per call, each call is one gradient step of the
+    uncentred objective, taken with the next step size η_t, t = t_."""
+    _, X, y = next(data_sets())
+    n, alpha = len(y), 0.1
+    schedule = InverseScaling(0.05, 0.5)
+    model = SGDRegressor(
+        alpha=alpha,
+        learning_rate="invscaling",
+        eta0=0.05,
+        power_t=0.5,
+        batch_size=n,
+    )
+    w, b = np.zeros(X.shape[1]), 0.0
+    for t in (1, 2, 3):
+        assert model.partial_fit(X, y) is model
+        residual = X @ w + b - y
+        w, b = (
+            w - schedule(t) * (X.T @ residual / n + alpha * w),
+            b - schedule(t) * residual.mean(),
+        )
+        np.testing.assert_allclose(model.coef_, w, rtol=1e-12)
+        np.testing.assert_allclose(model.intercept_, [b], rtol=1e-12)
+        assert model.t_ == t + 1 and model.n_iter_ == 1
+    # fit starts afresh, and counts its steps the same way
+    model.set_params(max_iter=4, tol=None, batch_size=8).fit(X, y)
+    assert model.t_ == 1 + 4 * int(np.ceil(n / 8))
+
+
+@pytest.mark.parametrize("batch_size", [1, 8])
+def test_partial_fit_over_batches_converges_to_the_ridge_solution(
+    batch_size,
+):
+    """Epochs of partial_fit over random splits minimise fit's objective.
+
+    The intercept is learnt by SGD here: its error shrinks like
+    exp(-Σ η_t), Σ η_t ≈ 2 η₀ √(steps) ≈ 5.5 for batches of 8 and 200 epochs.
+    """
+    _, X, y = next(data_sets())
+    X = standardised(X)
+    rng = np.random.default_rng(0)
+    model = SGDRegressor(
+        alpha=0.1,
+        eta0=0.05,
+        power_t=0.5,
+        batch_size=batch_size,
+        random_state=0,
+    )
+    for _ in range(200):
+        for batch in np.array_split(rng.permutation(len(y)), 3):
+            model.partial_fit(X[batch], y[batch])
+    w, b = ridge_closed_form(X, y, len(y) * 0.1)
+    assert np.max(np.abs(model.coef_ - w)) < 0.03 * np.abs(w).max()
+    assert model.intercept_[0] == pytest.approx(b, abs=0.05 * abs(b))
+    theirs = SkSGDRegressor(alpha=0.1, eta0=0.05, power_t=0.5, random_state=0)
+    for _ in range(200):
+        for batch in np.array_split(rng.permutation(len(y)), 3):
+            theirs.partial_fit(X[batch], y[batch])
+    np.testing.assert_allclose(
+        model.coef_, theirs.coef_, atol=0.05 * np.abs(w).max()
+    )
+
+
+def test_partial_fit_rejects_bad_input_and_keeps_inputs(rng):
+    X, y = rng.normal(size=(20, 3)), rng.normal(size=20)
+    X0, y0 = X.copy(), y.copy()
+    model = SGDRegressor().partial_fit(X, y)
+    np.testing.assert_array_equal(X, X0)
+    np.testing.assert_array_equal(y, y0)
+    with pytest.raises(ValueError, match="3 features"):
+        model.partial_fit(X[:, :2], y)
+    with pytest.raises(ValueError, match="eta0"):
+        SGDRegressor(eta0=0.0).partial_fit(X, y)

@@ -3,7 +3,7 @@
 import numpy as np
 from sklearn.utils.validation import validate_data
 
-from ..optim import InverseScaling, minibatch_sgd
+from ..optim import InverseScaling, as_schedule, minibatch_sgd
 from ..validation import check_int, check_random_state, check_scalar
 from ._base import LinearModel, center_data
 
@@ -58,7 +58,11 @@ class SGDRegressor(LinearModel):
     coef_ : ndarray of shape (n_features,)
     intercept_ : ndarray of shape (1,)
     n_iter_ : int
-        Number of epochs run.
+        Number of epochs run (1 after :meth:`partial_fit`).
+    t_ : int
+        One more than the number of SGD steps taken since the last ``fit``
+        (scikit-learn's counter); the schedule's next step is
+        :math:`\eta_{t\_}`.
     loss_curve_ : ndarray of shape (n_iter_ + 1,)
         The objective (on the centred data) after each epoch, starting from
         :math:`w = 0`.
@@ -131,6 +135,74 @@ class SGDRegressor(LinearModel):
         # scikit-learn's SGD keeps the intercept as an array of shape (1,)
         self.intercept_ = np.atleast_1d(self.intercept_)
         self.n_iter_ = result.n_iter
+        self.loss_curve_ = result.history["fun"]
+        self.t_ = 1 + len(result.history["step_size"])
+        vars(self).pop("_rng", None)  # partial_fit after fit starts afresh
+        return self
+
+    def partial_fit(self, X, y):
+        r"""One epoch of minibatch SGD over the batch ``X`` (n_samples,
+        n_features), ``y`` (n_samples,), continuing from the current
+        :math:`(w, b)` (from 0 on the first call, or from ``fit``).
+
+        The step-size schedule continues too: the steps of this call are
+        :math:`\eta_{t}, \eta_{t+1}, \dots` with :math:`t` = ``t_``, one
+        more than the number of steps taken so far, as in scikit-learn.
+        There is no global mean to centre by, so the intercept is a
+        parameter of the SGD, unpenalised, as in scikit-learn: each minibatch
+        :math:`B` with residuals :math:`r = X_B w + b - y_B` steps
+
+        .. math::
+
+            w \leftarrow w - \eta_t\bigl(\tfrac1{|B|}X_B^\top r
+                + \alpha w\bigr), \qquad
+            b \leftarrow b - \eta_t\,\tfrac1{|B|}\textstyle\sum_{i\in B}
+                r_i,
+
+        the gradient of the objective of :meth:`fit` on the minibatch, so
+        repeated calls over the data converge to the same minimiser. No
+        ``tol`` test: one call is one epoch. ``loss_curve_`` holds the
+        batch's objective before and after it, ``n_iter_`` is 1.
+        """
+        first_call = not hasattr(self, "coef_")
+        X, y = validate_data(
+            self, X, y, dtype=np.float64, y_numeric=True, reset=first_call
+        )
+        alpha, schedule = self._check_params()
+        schedule = as_schedule(schedule)
+        if first_call:
+            self.coef_, self.intercept_, self.t_ = np.zeros(X.shape[1]), 0.0, 1
+        if not hasattr(self, "_rng"):
+            self._rng = check_random_state(self.random_state)
+        n_features = X.shape[1]
+
+        def objective(theta):  # (1/n) Σᵢ ½(yᵢ − wᵀxᵢ − b)² + (α/2)‖w‖²
+            w, b = theta[:n_features], theta[n_features]
+            return 0.5 * np.mean((y - X @ w - b) ** 2) + 0.5 * alpha * (w @ w)
+
+        def minibatch_gradient(theta, batch):
+            w, b = theta[:n_features], theta[n_features]
+            residual = X[batch] @ w + b - y[batch]
+            gradient_b = residual.mean() if self.fit_intercept else 0.0
+            gradient_w = X[batch].T @ residual / len(batch) + alpha * w
+            return np.append(gradient_w, gradient_b)
+
+        steps_before = self.t_ - 1
+        result = minibatch_sgd(
+            objective,
+            minibatch_gradient,
+            np.append(self.coef_, self.intercept_),
+            len(y),
+            step_size=lambda t: schedule(steps_before + t),
+            batch_size=min(self.batch_size, len(y)),
+            max_iter=1,
+            tol=None,
+            random_state=self._rng,
+        )
+        self.coef_ = result.x[:n_features]
+        self.intercept_ = np.atleast_1d(result.x[n_features])
+        self.t_ += len(result.history["step_size"])
+        self.n_iter_ = 1
         self.loss_curve_ = result.history["fun"]
         return self
 
