@@ -301,6 +301,94 @@ def test_partial_fit_over_batches_converges_to_the_ridge_solution(
     )
 
 
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_weighted_full_batch_sgd_reaches_the_weighted_closed_form(
+    fit_intercept,
+):
+    """(1/n) Σ sᵢ ½ rᵢ² + (α/2)‖w‖² is ridge on √s-scaled rows after centring
+    by s-weighted means: (X̃ᵀSX̃ + nαI) w = X̃ᵀS ỹ."""
+    _, X, y = next(data_sets())
+    n, alpha = len(y), 0.1
+    s = np.random.default_rng(1).uniform(0, 3, n)
+    if fit_intercept:
+        x_mean, y_mean = s @ X / s.sum(), s @ y / s.sum()
+    else:
+        x_mean, y_mean = np.zeros(X.shape[1]), 0.0
+    Xc, yc = X - x_mean, y - y_mean
+    w = solve(
+        Xc.T @ (s[:, None] * Xc) + n * alpha * np.eye(X.shape[1]),
+        Xc.T @ (s * yc),
+        assume_a="pos",
+    )
+    b = y_mean - x_mean @ w
+    L = np.linalg.eigvalsh(Xc.T @ (s[:, None] * Xc) / n).max() + alpha
+    model = SGDRegressor(
+        alpha=alpha,
+        fit_intercept=fit_intercept,
+        learning_rate="constant",
+        eta0=1 / L,
+        batch_size=n,
+        max_iter=100_000,
+        tol=1e-15,
+    ).fit(X, y, sample_weight=s)
+    np.testing.assert_allclose(
+        model.coef_, w, rtol=1e-5, atol=1e-6 * np.abs(w).max()
+    )
+    assert model.intercept_[0] == pytest.approx(b, rel=1e-5, abs=1e-6)
+    # sklearn's per-sample steps scale the loss gradient by sᵢ: the same
+    # minimiser, reached loosely
+    theirs = SkSGDRegressor(
+        alpha=alpha,
+        fit_intercept=fit_intercept,
+        max_iter=2000,
+        tol=1e-8,
+        random_state=0,
+    ).fit(X, y, sample_weight=s)
+    np.testing.assert_allclose(
+        theirs.coef_, w, rtol=0.05, atol=0.05 * np.abs(w).max()
+    )
+
+
+def test_integer_weights_are_repeated_rows_with_alpha_rescaled():
+    """(1/n) Σ cᵢ Lᵢ + αR = (N/n) · [(1/N) Σ_repeated Lᵢ + (αn/N) R], N = Σ cᵢ:
+    weights c are repeated rows once α is scaled by n/N (why scikit-learn's
+    weight-equivalence check fails for SGD, as for scikit-learn's own)."""
+    _, X, y = next(data_sets())
+    counts = np.random.default_rng(2).integers(0, 4, len(y))
+    n, N = len(y), counts.sum()
+
+    def full_batch(alpha, m):
+        return SGDRegressor(
+            alpha=alpha,
+            learning_rate="constant",
+            eta0=0.05,
+            batch_size=m,
+            max_iter=100_000,
+            tol=1e-15,
+        )
+
+    weighted = full_batch(0.1, n).fit(X, y, sample_weight=counts)
+    repeated = full_batch(0.1 * n / N, N).fit(
+        np.repeat(X, counts, axis=0), np.repeat(y, counts)
+    )
+    np.testing.assert_allclose(weighted.coef_, repeated.coef_, rtol=1e-5)
+    np.testing.assert_allclose(
+        weighted.intercept_, repeated.intercept_, rtol=1e-5
+    )
+
+
+def test_partial_fit_with_weights_is_a_weighted_gradient_step():
+    _, X, y = next(data_sets())
+    n, alpha = len(y), 0.1
+    s = np.linspace(0, 2, n)
+    model = SGDRegressor(
+        alpha=alpha, learning_rate="constant", eta0=0.01, batch_size=n
+    ).partial_fit(X, y, sample_weight=s)
+    residual = s * -y  # from w = 0, b = 0
+    np.testing.assert_allclose(model.coef_, -0.01 * X.T @ residual / n)
+    np.testing.assert_allclose(model.intercept_, [-0.01 * residual.mean()])
+
+
 def test_partial_fit_rejects_bad_input_and_keeps_inputs(rng):
     X, y = rng.normal(size=(20, 3)), rng.normal(size=20)
     X0, y0 = X.copy(), y.copy()
@@ -311,3 +399,12 @@ def test_partial_fit_rejects_bad_input_and_keeps_inputs(rng):
         model.partial_fit(X[:, :2], y)
     with pytest.raises(ValueError, match="eta0"):
         SGDRegressor(eta0=0.0).partial_fit(X, y)
+    for bad, message in [
+        (np.ones(3), "shape"),
+        (-np.ones(20), "non-negative"),
+        (np.zeros(20), "non-zero"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            SGDRegressor().fit(X, y, sample_weight=bad)
+        with pytest.raises(ValueError, match=message):
+            SGDRegressor().partial_fit(X, y, sample_weight=bad)
