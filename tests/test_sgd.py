@@ -26,6 +26,21 @@ def ridge_closed_form(X, y, penalty, fit_intercept=True):
     return w, y_mean - x_mean @ w
 
 
+def gradient_descent(n, step, alpha, fit_intercept=True):
+    """SGDRegressor whose one minibatch is all n rows: each step a gradient
+    step of the objective, run to convergence."""
+    return SGDRegressor(
+        alpha=alpha,
+        fit_intercept=fit_intercept,
+        learning_rate="constant",
+        eta0=step,
+        batch_size=n,
+        max_iter=100_000,
+        tol=1e-15,
+        random_state=0,
+    )
+
+
 def data_sets():
     rng = np.random.default_rng(7)
     X = rng.normal(size=(120, 4)) + 2.0
@@ -55,16 +70,7 @@ def test_full_batch_sgd_converges_to_the_closed_form(
     L = (
         np.linalg.eigvalsh(Xc.T @ Xc / n).max() + alpha
     )  # smoothness constant of the objective
-    model = SGDRegressor(
-        alpha=alpha,
-        fit_intercept=fit_intercept,
-        learning_rate="constant",
-        eta0=1 / L,
-        batch_size=n,
-        max_iter=100_000,
-        tol=1e-15,
-        random_state=0,
-    ).fit(X, y)
+    model = gradient_descent(n, 1 / L, alpha, fit_intercept).fit(X, y)
     w, b = ridge_closed_form(X, y, n * alpha, fit_intercept)
     np.testing.assert_allclose(
         model.coef_, w, rtol=1e-5, atol=1e-6 * np.abs(w).max()
@@ -322,15 +328,9 @@ def test_weighted_full_batch_sgd_reaches_the_weighted_closed_form(
     )
     b = y_mean - x_mean @ w
     L = np.linalg.eigvalsh(Xc.T @ (s[:, None] * Xc) / n).max() + alpha
-    model = SGDRegressor(
-        alpha=alpha,
-        fit_intercept=fit_intercept,
-        learning_rate="constant",
-        eta0=1 / L,
-        batch_size=n,
-        max_iter=100_000,
-        tol=1e-15,
-    ).fit(X, y, sample_weight=s)
+    model = gradient_descent(n, 1 / L, alpha, fit_intercept).fit(
+        X, y, sample_weight=s
+    )
     np.testing.assert_allclose(
         model.coef_, w, rtol=1e-5, atol=1e-6 * np.abs(w).max()
     )
@@ -357,18 +357,8 @@ def test_integer_weights_are_repeated_rows_with_alpha_rescaled():
     counts = np.random.default_rng(2).integers(0, 4, len(y))
     n, N = len(y), counts.sum()
 
-    def full_batch(alpha, m):
-        return SGDRegressor(
-            alpha=alpha,
-            learning_rate="constant",
-            eta0=0.05,
-            batch_size=m,
-            max_iter=100_000,
-            tol=1e-15,
-        )
-
-    weighted = full_batch(0.1, n).fit(X, y, sample_weight=counts)
-    repeated = full_batch(0.1 * n / N, N).fit(
+    weighted = gradient_descent(n, 0.05, 0.1).fit(X, y, sample_weight=counts)
+    repeated = gradient_descent(N, 0.05, 0.1 * n / N).fit(
         np.repeat(X, counts, axis=0), np.repeat(y, counts)
     )
     np.testing.assert_allclose(weighted.coef_, repeated.coef_, rtol=1e-5)
