@@ -582,8 +582,13 @@ def test_partial_fit_and_weights_reject_bad_input(model):
         fitted.partial_fit(X[:5, :10], y[:5])
     with pytest.raises(ValueError, match="differs from the classes"):
         fitted.partial_fit(X[:5], y[:5], classes=[0, 1])
+    unfitted = Model()
     with pytest.raises(ValueError, match="not among the classes"):
-        Model().partial_fit(X[:5], y[:5] + 20, classes=CLASSES)
+        unfitted.partial_fit(X[:5], y[:5] + 20, classes=CLASSES)
+    # the failed call fitted nothing: the next call is again a first one
+    with pytest.raises(ValueError, match="classes must be passed"):
+        unfitted.partial_fit(X[:5], y[:5])
+    unfitted.partial_fit(X[:5], y[:5], classes=CLASSES)
     with pytest.raises(ValueError, match="Unknown label type"):
         Model().partial_fit(X[:5], y[:5] + 0.5, classes=CLASSES)
     for bad, message in [

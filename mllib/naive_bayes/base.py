@@ -68,7 +68,7 @@ class BaseNB(ClassifierMixin, BaseEstimator):
     def fit(self, X, y, sample_weight=None):
         """Fit to ``X`` of shape (n_samples, n_features) and labels ``y``
         (n_samples,), each sample counted with weight ``sample_weight``
-        (n_samples,; default 1); return self."""
+        (n_samples,), default 1; return self."""
         # forget any earlier batches: fit starts afresh
         vars(self).pop("classes_", None)
         return self._learn_batch(X, y, sample_weight, classes=None, refit=True)
@@ -102,10 +102,13 @@ class BaseNB(ClassifierMixin, BaseEstimator):
         weights = check_sample_weight(sample_weight, X.shape[0])
         if first_call:
             if refit:  # the labels present in y
-                self.classes_, y_index = encode_classes(y, estimator=self)
+                classes, y_index = encode_classes(y, estimator=self)
             else:
-                self.classes_ = _check_classes(classes, self)
-                y_index = _index_of_labels(y, self.classes_)
+                classes = _check_classes(classes, self)
+                y_index = _index_of_labels(y, classes)
+            # set only once the labels are valid, so that after a failed
+            # first call the next call is a first call again
+            self.classes_ = classes
             self.class_count_ = np.zeros(len(self.classes_))
             self._start_counts(X.shape[1])
         else:
