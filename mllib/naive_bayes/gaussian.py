@@ -105,7 +105,10 @@ class GaussianNB(BaseNB):
         # Chan, Golub & LeVeque's pairwise update, per class and for all rows
         # (mllib.weighted_moments); the variances are merged without the
         # smoothing epsilon_, which is added back for the new total below
-        per_class = [batch_moments(X, Y[:, k]) for k in range(Y.shape[1])]
+        per_class = [
+            batch_moments(X[y_index == k], weights[y_index == k])
+            for k in range(Y.shape[1])
+        ]
         n_batch, mean_batch, var_batch = (np.array(a) for a in zip(*per_class))
         n_seen = self.class_count_ - n_batch  # class_count_ includes the batch
         _, self.theta_, var = merge_moments(
