@@ -16,14 +16,23 @@ from sklearn.base import (
 )
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .validation import feature_names_in
+from .validation import check_sample_weight, feature_names_in
+from .weighted_moments import batch_moments, merge_moments
 
 
 class StandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     r"""Standardise each feature: :math:`z_{ij} = (x_{ij} - \mu_j) / s_j`.
 
     :math:`\mu_j` is the training mean and :math:`s_j` the training standard
-    deviation (population version, dividing by :math:`n`) of feature :math:`j`.
+    deviation (population version, dividing by :math:`n`) of feature :math:`j`;
+    with weights :math:`w_i\ge0` (``sample_weight``),
+
+    .. math::
+
+        n = \sum_i w_i, \quad \mu_j = \frac1n\sum_i w_i x_{ij}, \quad
+        s_j^2 = \frac1n\sum_i w_i (x_{ij}-\mu_j)^2,
+
+    so an integer weight counts as that many copies of the row.
     Penalised models (ridge, lasso) need it: their penalty treats every
     coefficient alike, which is only meaningful when the features are on the
     same scale.
@@ -45,43 +54,67 @@ class StandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         Standard deviations, with 1 for (numerically) constant features so that
         they are left unscaled instead of divided by zero; ``None`` unless
         ``with_std``.
-    n_samples_seen_ : int
+    n_samples_seen_ : int or float
+        :math:`n`, summed over all ``partial_fit`` calls since ``fit``.
     n_features_in_ : int
 
     Notes
     -----
     Equivalent to ``sklearn.preprocessing.StandardScaler`` (without sparse
-    input, ``partial_fit`` or sample weights), including its test for constant
-    features.
+    input or missing values), including its test for constant features and
+    ``partial_fit``. ``n_samples_seen_`` is the number of rows seen while no
+    ``sample_weight`` was given, else the total weight.
     """
 
     def __init__(self, with_mean=True, with_std=True):
         self.with_mean = with_mean
         self.with_std = with_std
 
-    def fit(self, X, y=None):
+    def fit(self, X, y=None, sample_weight=None):
         """Learn the means and standard deviations of ``X``, shape (n_samples,
-        n_features)."""
-        X = validate_data(self, X, dtype=np.float64)
-        n_samples = X.shape[0]
-        self.n_samples_seen_ = n_samples
-        self.mean_ = (
-            X.mean(axis=0) if (self.with_mean or self.with_std) else None
+        n_features), each row weighted by ``sample_weight`` (n_samples,)."""
+        # forget any earlier batches: fit starts afresh
+        for attribute in ("n_samples_seen_", "mean_", "var_", "scale_"):
+            vars(self).pop(attribute, None)
+        return self.partial_fit(X, y, sample_weight)
+
+    def partial_fit(self, X, y=None, sample_weight=None):
+        r"""Update the statistics with one more batch ``X`` (n_samples,
+        n_features); ``sample_weight`` (n_samples,) weights its rows.
+
+        The total weight :math:`n`, the means and the variances of the data
+        seen so far are merged with the batch's by Chan, Golub & LeVeque's
+        pairwise formula (:func:`mllib.weighted_moments.merge_moments`), so
+        any split of the data into batches gives the statistics of ``fit`` on
+        all of it, up to rounding.
+        """
+        first_call = not hasattr(self, "n_samples_seen_")
+        X = validate_data(self, X, dtype=np.float64, reset=first_call)
+        weights = check_sample_weight(sample_weight, X.shape[0])
+        n_batch, mean_batch, var_batch = batch_moments(X, weights)
+        if first_call:
+            n_seen, mean_seen, var_seen = 0, 0.0, 0.0
+        else:
+            n_seen, mean_seen, var_seen = self.n_samples_seen_, *self._moments
+        n, mean, var = merge_moments(
+            n_seen, mean_seen, var_seen, n_batch, mean_batch, var_batch
         )
+        self._moments = mean, var
+        # a count of rows while no weights were given, as in scikit-learn,
+        # else the total weight
+        weighted = sample_weight is not None or isinstance(n_seen, float)
+        self.n_samples_seen_ = float(n) if weighted else int(n)
+        self.mean_ = mean if (self.with_mean or self.with_std) else None
         self.var_ = self.scale_ = None
         if self.with_std:
-            self.var_ = X.var(axis=0)
+            self.var_ = var
             # A feature is constant if its computed variance is within the
             # rounding error of the two-pass variance algorithm (Chan, Golub &
             # LeVeque, 1983), as in scikit-learn; dividing by its standard
             # deviation would amplify noise.
             eps = np.finfo(np.float64).eps
-            constant = (
-                self.var_
-                <= n_samples * eps * self.var_
-                + (n_samples * self.mean_ * eps) ** 2
-            )
-            self.scale_ = np.where(constant, 1.0, np.sqrt(self.var_))
+            constant = var <= n * eps * var + (n * mean * eps) ** 2
+            self.scale_ = np.where(constant, 1.0, np.sqrt(var))
         return self
 
     def transform(self, X):

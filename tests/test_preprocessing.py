@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from batches import random_batches
 from sklearn import preprocessing as sk
 from sklearn.datasets import load_diabetes, load_wine
 
@@ -151,3 +152,115 @@ def test_feature_names_need_fit_and_the_right_count():
         match="input_features should have length equal to number of features",
     ):
         PolynomialFeatures().fit(np.ones((2, 2))).get_feature_names_out(["a"])
+
+
+# ---- sample weights and partial_fit ----------------------------------------
+
+
+def assert_same_statistics(a, b, X):
+    """Equal up to rounding: sums in another order err by a few ulps of the
+    largest |x| (means, scales) or of |x| times the spread (variances); a
+    relative tolerance alone fails on means and variances that are 0 up to
+    rounding (centred data, constant columns)."""
+    assert a.n_samples_seen_ == pytest.approx(b.n_samples_seen_, rel=1e-12)
+    size, spread = np.abs(X).max(), X.std(axis=0).max()
+    atol = {"mean_": size, "var_": size * spread, "scale_": size}
+    for name in ("mean_", "var_", "scale_"):
+        np.testing.assert_allclose(
+            getattr(a, name),
+            getattr(b, name),
+            rtol=1e-12,
+            atol=1e-13 * atol[name],
+            err_msg=name,
+        )
+
+
+@pytest.mark.parametrize("name", list(DATASETS))
+@pytest.mark.parametrize("seed", range(4))
+def test_scaler_partial_fit_over_any_split_equals_fit(name, seed):
+    X = DATASETS[name]
+    rng = np.random.default_rng(seed)
+    weights = rng.exponential(size=len(X)) * (rng.random(len(X)) > 0.2)
+    batches = random_batches(rng, len(X))
+    for batch in batches:  # a batch of zero weights only is refused
+        weights[batch[0]] += 1.0
+    for sample_weight in (None, weights):
+        whole = StandardScaler().fit(X, sample_weight=sample_weight)
+        batched = StandardScaler()
+        for batch in batches:
+            batched.partial_fit(
+                X[batch],
+                sample_weight=None
+                if sample_weight is None
+                else weights[batch],
+            )
+        assert_same_statistics(batched, whole, X)
+        assert type(batched.n_samples_seen_) is type(whole.n_samples_seen_)
+
+
+@pytest.mark.parametrize("name", list(DATASETS))
+@pytest.mark.parametrize(
+    "with_mean, with_std", [(True, True), (False, True), (True, False)]
+)
+def test_scaler_weights_and_partial_fit_match_sklearn(
+    name, with_mean, with_std
+):
+    X = DATASETS[name]
+    rng = np.random.default_rng(0)
+    weights = rng.uniform(0, 2, len(X))
+    options = {"with_mean": with_mean, "with_std": with_std}
+    ours, theirs = StandardScaler(**options), sk.StandardScaler(**options)
+    for batch in random_batches(rng, len(X)):
+        for scaler in (ours, theirs):
+            scaler.partial_fit(X[batch], sample_weight=weights[batch])
+    fitted = StandardScaler(**options).fit(X, sample_weight=weights)
+    fitted_sk = sk.StandardScaler(**options).fit(X, sample_weight=weights)
+    for a, b in [(ours, theirs), (fitted, fitted_sk)]:
+        for attribute in ("mean_", "var_", "scale_"):
+            mine, ref = getattr(a, attribute), getattr(b, attribute)
+            assert (mine is None) == (ref is None), attribute
+        if with_std:
+            assert_same_statistics(a, b, X)
+        np.testing.assert_allclose(
+            a.transform(X), b.transform(X), rtol=1e-9, atol=1e-9
+        )
+
+
+def test_scaler_integer_weights_repeat_rows_and_zero_weights_drop_them():
+    X = DATASETS["wine"]
+    counts = np.random.default_rng(1).integers(0, 4, len(X))
+    weighted = StandardScaler().fit(X, sample_weight=counts)
+    assert_same_statistics(
+        weighted, StandardScaler().fit(np.repeat(X, counts, axis=0)), X
+    )
+    kept = counts > 0
+    assert_same_statistics(
+        weighted, StandardScaler().fit(X[kept], sample_weight=counts[kept]), X
+    )
+
+
+def test_scaler_fit_forgets_earlier_batches():
+    X = DATASETS["wine"]
+    scaler = StandardScaler().partial_fit(X[:50]).partial_fit(X[50:])
+    assert scaler.n_samples_seen_ == len(X)
+    assert_same_statistics(scaler.fit(X[:50]), StandardScaler().fit(X[:50]), X)
+
+
+def test_scaler_partial_fit_and_weights_reject_bad_input():
+    X = DATASETS["wine"]
+    scaler = StandardScaler().partial_fit(X)
+    with pytest.raises(ValueError, match="features"):
+        scaler.partial_fit(X[:, :5])
+    for bad, message in [
+        (np.ones(3), "shape"),
+        (-np.ones(len(X)), "non-negative"),
+        (np.zeros(len(X)), "non-zero"),
+        (np.full(len(X), np.inf), "infinity"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            StandardScaler().fit(X, sample_weight=bad)
+    weights = np.linspace(0, 1, len(X))
+    copies = X.copy(), weights.copy()
+    StandardScaler().partial_fit(X, sample_weight=weights).transform(X)
+    np.testing.assert_array_equal(X, copies[0])
+    np.testing.assert_array_equal(weights, copies[1])

@@ -26,6 +26,21 @@ def ridge_closed_form(X, y, penalty, fit_intercept=True):
     return w, y_mean - x_mean @ w
 
 
+def gradient_descent(n, step, alpha, fit_intercept=True):
+    """SGDRegressor whose one minibatch is all n rows: each step a gradient
+    step of the objective, run to convergence."""
+    return SGDRegressor(
+        alpha=alpha,
+        fit_intercept=fit_intercept,
+        learning_rate="constant",
+        eta0=step,
+        batch_size=n,
+        max_iter=100_000,
+        tol=1e-15,
+        random_state=0,
+    )
+
+
 def data_sets():
     rng = np.random.default_rng(7)
     X = rng.normal(size=(120, 4)) + 2.0
@@ -55,16 +70,7 @@ def test_full_batch_sgd_converges_to_the_closed_form(
     L = (
         np.linalg.eigvalsh(Xc.T @ Xc / n).max() + alpha
     )  # smoothness constant of the objective
-    model = SGDRegressor(
-        alpha=alpha,
-        fit_intercept=fit_intercept,
-        learning_rate="constant",
-        eta0=1 / L,
-        batch_size=n,
-        max_iter=100_000,
-        tol=1e-15,
-        random_state=0,
-    ).fit(X, y)
+    model = gradient_descent(n, 1 / L, alpha, fit_intercept).fit(X, y)
     w, b = ridge_closed_form(X, y, n * alpha, fit_intercept)
     np.testing.assert_allclose(
         model.coef_, w, rtol=1e-5, atol=1e-6 * np.abs(w).max()
@@ -233,3 +239,162 @@ def test_does_not_modify_its_inputs(rng):
     SGDRegressor(max_iter=5, tol=None).fit(X, y)
     np.testing.assert_array_equal(X, X0)
     np.testing.assert_array_equal(y, y0)
+
+
+# ---- partial_fit -------------------------------------------------------------
+
+
+def test_partial_fit_continues_the_schedule_and_the_iterate():
+    """With one minibatch per call, each call is one gradient step of the
+    uncentred objective, taken with the next step size η_t, t = t_."""
+    _, X, y = next(data_sets())
+    n, alpha = len(y), 0.1
+    schedule = InverseScaling(0.05, 0.5)
+    model = SGDRegressor(
+        alpha=alpha,
+        learning_rate="invscaling",
+        eta0=0.05,
+        power_t=0.5,
+        batch_size=n,
+    )
+    w, b = np.zeros(X.shape[1]), 0.0
+    for t in (1, 2, 3):
+        assert model.partial_fit(X, y) is model
+        residual = X @ w + b - y
+        w, b = (
+            w - schedule(t) * (X.T @ residual / n + alpha * w),
+            b - schedule(t) * residual.mean(),
+        )
+        np.testing.assert_allclose(model.coef_, w, rtol=1e-12)
+        np.testing.assert_allclose(model.intercept_, [b], rtol=1e-12)
+        assert model.t_ == t + 1 and model.n_iter_ == 1
+    # fit starts afresh, and counts its steps the same way
+    model.set_params(max_iter=4, tol=None, batch_size=8).fit(X, y)
+    assert model.t_ == 1 + 4 * int(np.ceil(n / 8))
+
+
+@pytest.mark.parametrize("batch_size", [1, 8])
+def test_partial_fit_over_batches_converges_to_the_ridge_solution(
+    batch_size,
+):
+    """Epochs of partial_fit over random splits minimise fit's objective.
+
+    The intercept is learnt by SGD here: its error shrinks like
+    exp(-Σ η_t), Σ η_t ≈ 2 η₀ √(steps) ≈ 5.5 for batches of 8 and 200 epochs.
+    """
+    _, X, y = next(data_sets())
+    X = standardised(X)
+    rng = np.random.default_rng(0)
+    model = SGDRegressor(
+        alpha=0.1,
+        eta0=0.05,
+        power_t=0.5,
+        batch_size=batch_size,
+        random_state=0,
+    )
+    for _ in range(200):
+        for batch in np.array_split(rng.permutation(len(y)), 3):
+            model.partial_fit(X[batch], y[batch])
+    w, b = ridge_closed_form(X, y, len(y) * 0.1)
+    assert np.max(np.abs(model.coef_ - w)) < 0.03 * np.abs(w).max()
+    assert model.intercept_[0] == pytest.approx(b, abs=0.05 * abs(b))
+    theirs = SkSGDRegressor(alpha=0.1, eta0=0.05, power_t=0.5, random_state=0)
+    for _ in range(200):
+        for batch in np.array_split(rng.permutation(len(y)), 3):
+            theirs.partial_fit(X[batch], y[batch])
+    np.testing.assert_allclose(
+        model.coef_, theirs.coef_, atol=0.05 * np.abs(w).max()
+    )
+
+
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_weighted_full_batch_sgd_reaches_the_weighted_closed_form(
+    fit_intercept,
+):
+    """(1/n) Σ sᵢ ½ rᵢ² + (α/2)‖w‖² is ridge on √s-scaled rows after centring
+    by s-weighted means: (X̃ᵀSX̃ + nαI) w = X̃ᵀS ỹ."""
+    _, X, y = next(data_sets())
+    n, alpha = len(y), 0.1
+    s = np.random.default_rng(1).uniform(0, 3, n)
+    if fit_intercept:
+        x_mean, y_mean = s @ X / s.sum(), s @ y / s.sum()
+    else:
+        x_mean, y_mean = np.zeros(X.shape[1]), 0.0
+    Xc, yc = X - x_mean, y - y_mean
+    w = solve(
+        Xc.T @ (s[:, None] * Xc) + n * alpha * np.eye(X.shape[1]),
+        Xc.T @ (s * yc),
+        assume_a="pos",
+    )
+    b = y_mean - x_mean @ w
+    L = np.linalg.eigvalsh(Xc.T @ (s[:, None] * Xc) / n).max() + alpha
+    model = gradient_descent(n, 1 / L, alpha, fit_intercept).fit(
+        X, y, sample_weight=s
+    )
+    np.testing.assert_allclose(
+        model.coef_, w, rtol=1e-5, atol=1e-6 * np.abs(w).max()
+    )
+    assert model.intercept_[0] == pytest.approx(b, rel=1e-5, abs=1e-6)
+    # sklearn's per-sample steps scale the loss gradient by sᵢ: the same
+    # minimiser, reached loosely
+    theirs = SkSGDRegressor(
+        alpha=alpha,
+        fit_intercept=fit_intercept,
+        max_iter=2000,
+        tol=1e-8,
+        random_state=0,
+    ).fit(X, y, sample_weight=s)
+    np.testing.assert_allclose(
+        theirs.coef_, w, rtol=0.05, atol=0.05 * np.abs(w).max()
+    )
+
+
+def test_integer_weights_are_repeated_rows_with_alpha_rescaled():
+    """(1/n) Σ cᵢ Lᵢ + αR = (N/n) · [(1/N) Σ_repeated Lᵢ + (αn/N) R], N = Σ cᵢ:
+    weights c are repeated rows once α is scaled by n/N (why scikit-learn's
+    weight-equivalence check fails for SGD, as for scikit-learn's own)."""
+    _, X, y = next(data_sets())
+    counts = np.random.default_rng(2).integers(0, 4, len(y))
+    n, N = len(y), counts.sum()
+
+    weighted = gradient_descent(n, 0.05, 0.1).fit(X, y, sample_weight=counts)
+    repeated = gradient_descent(N, 0.05, 0.1 * n / N).fit(
+        np.repeat(X, counts, axis=0), np.repeat(y, counts)
+    )
+    np.testing.assert_allclose(weighted.coef_, repeated.coef_, rtol=1e-5)
+    np.testing.assert_allclose(
+        weighted.intercept_, repeated.intercept_, rtol=1e-5
+    )
+
+
+def test_partial_fit_with_weights_is_a_weighted_gradient_step():
+    _, X, y = next(data_sets())
+    n, alpha = len(y), 0.1
+    s = np.linspace(0, 2, n)
+    model = SGDRegressor(
+        alpha=alpha, learning_rate="constant", eta0=0.01, batch_size=n
+    ).partial_fit(X, y, sample_weight=s)
+    residual = s * -y  # from w = 0, b = 0
+    np.testing.assert_allclose(model.coef_, -0.01 * X.T @ residual / n)
+    np.testing.assert_allclose(model.intercept_, [-0.01 * residual.mean()])
+
+
+def test_partial_fit_rejects_bad_input_and_keeps_inputs(rng):
+    X, y = rng.normal(size=(20, 3)), rng.normal(size=20)
+    X0, y0 = X.copy(), y.copy()
+    model = SGDRegressor().partial_fit(X, y)
+    np.testing.assert_array_equal(X, X0)
+    np.testing.assert_array_equal(y, y0)
+    with pytest.raises(ValueError, match="3 features"):
+        model.partial_fit(X[:, :2], y)
+    with pytest.raises(ValueError, match="eta0"):
+        SGDRegressor(eta0=0.0).partial_fit(X, y)
+    for bad, message in [
+        (np.ones(3), "shape"),
+        (-np.ones(20), "non-negative"),
+        (np.zeros(20), "non-zero"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            SGDRegressor().fit(X, y, sample_weight=bad)
+        with pytest.raises(ValueError, match=message):
+            SGDRegressor().partial_fit(X, y, sample_weight=bad)

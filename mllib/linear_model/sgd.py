@@ -3,9 +3,14 @@
 import numpy as np
 from sklearn.utils.validation import validate_data
 
-from ..optim import InverseScaling, minibatch_sgd
-from ..validation import check_int, check_random_state, check_scalar
-from ._base import LinearModel, center_data
+from ..optim import InverseScaling, as_schedule, minibatch_sgd
+from ..validation import (
+    check_int,
+    check_random_state,
+    check_sample_weight,
+    check_scalar,
+)
+from ._base import LinearModel
 
 
 class SGDRegressor(LinearModel):
@@ -16,18 +21,24 @@ class SGDRegressor(LinearModel):
 
     .. math::
 
-        \frac1n\sum_{i=1}^n \tfrac12\bigl(y_i - w^\top x_i - b\bigr)^2
+        \frac1n\sum_{i=1}^n \tfrac{s_i}2\bigl(y_i - w^\top x_i - b\bigr)^2
             + \frac{\alpha}{2}\lVert w\rVert_2^2,
 
-    whose minimiser is the ridge solution with penalty :math:`n\alpha`
-    (``Ridge(alpha=n*alpha)`` on the notation page's scaling). The intercept is
-    not penalised: the data are centred, SGD runs on :math:`\tilde X = X - \bar
-    x^\top`, :math:`\tilde y = y - \bar y`, and :math:`b = \bar y - \bar x^\top
-    w` afterwards, which gives the same minimiser.
+    with sample weights :math:`s_i\ge0` (``sample_weight``, default 1),
+    whose minimiser is the (weighted) ridge solution with penalty
+    :math:`n\alpha` (``Ridge(alpha=n*alpha)`` on the notation page's scaling).
+    The average is over the :math:`n` rows, as in scikit-learn, not over
+    :math:`\sum_i s_i`: an integer weight is *not* the same as repeating the
+    row, which would change :math:`n` and so the balance with the penalty.
+    The intercept is not penalised: the data are centred by the
+    :math:`s`-weighted means, SGD runs on :math:`\tilde X = X - \bar
+    x^\top`, :math:`\tilde y = y - \bar y`, and :math:`b = \bar y - \bar
+    x^\top w` afterwards, which gives the same minimiser.
 
     Each minibatch :math:`B` takes the step :math:`w \leftarrow w -
-    \eta_t\bigl(\tfrac1{|B|}\tilde X_B^\top(\tilde X_B w - \tilde y_B) + \alpha
-    w\bigr)`; see :func:`mllib.optim.minibatch_sgd` for the epochs and the
+    \eta_t\bigl(\tfrac1{|B|}\tilde X_B^\top S_B(\tilde X_B w - \tilde y_B)
+    + \alpha w\bigr)`, :math:`S_B` the diagonal matrix of the weights; see
+    :func:`mllib.optim.minibatch_sgd` for the epochs and the
     stopping rule. Standardise the features first: the usable step sizes depend
     on their scale.
 
@@ -58,7 +69,11 @@ class SGDRegressor(LinearModel):
     coef_ : ndarray of shape (n_features,)
     intercept_ : ndarray of shape (1,)
     n_iter_ : int
-        Number of epochs run.
+        Number of epochs run (1 after :meth:`partial_fit`).
+    t_ : int
+        One more than the number of SGD steps taken since the last ``fit``
+        (scikit-learn's counter); the schedule's next step is
+        :math:`\eta_{t\_}`.
     loss_curve_ : ndarray of shape (n_iter_ + 1,)
         The objective (on the centred data) after each epoch, starting from
         :math:`w = 0`.
@@ -100,19 +115,29 @@ class SGDRegressor(LinearModel):
         self.n_iter_no_change = n_iter_no_change
         self.random_state = random_state
 
-    def fit(self, X, y):
-        """Fit to ``X`` of shape (n_samples, n_features) and ``y``."""
+    def fit(self, X, y, sample_weight=None):
+        """Fit to ``X`` of shape (n_samples, n_features) and ``y``
+        (n_samples,), sample i's loss weighted by ``sample_weight[i]``."""
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+        s = check_sample_weight(sample_weight, len(y))
         alpha, schedule = self._check_params()
-        # centred data: the intercept is unpenalised, b = ȳ − x̄ᵀw at the end
-        Xc, yc, x_mean, y_mean = center_data(X, y, self.fit_intercept)
+        # centred data: the intercept is unpenalised, b = ȳ − x̄ᵀw at the
+        # end, with the means weighted by s (the minimiser over b)
+        if self.fit_intercept:
+            x_mean, y_mean = s @ X / s.sum(), s @ y / s.sum()
+        else:
+            x_mean, y_mean = np.zeros(X.shape[1]), 0.0
+        Xc, yc = X - x_mean, y - y_mean
 
-        def objective(w):  # (1/n) Σᵢ ½(yᵢ − wᵀxᵢ)² + (α/2)‖w‖²
-            return 0.5 * np.mean((yc - Xc @ w) ** 2) + 0.5 * alpha * (w @ w)
+        def objective(w):  # (1/n) Σᵢ sᵢ ½(yᵢ − wᵀxᵢ)² + (α/2)‖w‖²
+            return 0.5 * np.mean(s * (yc - Xc @ w) ** 2) + 0.5 * alpha * (
+                w @ w
+            )
 
-        def minibatch_gradient(w, batch):  # (1/|B|) X_Bᵀ(X_B w − y_B) + αw
+        def minibatch_gradient(w, batch):  # (1/|B|) X_Bᵀ S_B(X_B w − y_B) + αw
             Xb = Xc[batch]
-            return Xb.T @ (Xb @ w - yc[batch]) / len(batch) + alpha * w
+            weighted_residual = s[batch] * (Xb @ w - yc[batch])
+            return Xb.T @ weighted_residual / len(batch) + alpha * w
 
         result = minibatch_sgd(
             objective,
@@ -131,6 +156,76 @@ class SGDRegressor(LinearModel):
         # scikit-learn's SGD keeps the intercept as an array of shape (1,)
         self.intercept_ = np.atleast_1d(self.intercept_)
         self.n_iter_ = result.n_iter
+        self.loss_curve_ = result.history["fun"]
+        self.t_ = 1 + len(result.history["step_size"])
+        vars(self).pop("_rng", None)  # partial_fit after fit starts afresh
+        return self
+
+    def partial_fit(self, X, y, sample_weight=None):
+        r"""One epoch of minibatch SGD over the batch ``X`` (n_samples,
+        n_features), ``y`` (n_samples,), continuing from the current
+        :math:`(w, b)` (from 0 on the first call, or from ``fit``).
+
+        The step-size schedule continues too: the steps of this call are
+        :math:`\eta_{t}, \eta_{t+1}, \dots` with :math:`t` = ``t_``, one
+        more than the number of steps taken so far, as in scikit-learn.
+        There is no global mean to centre by, so the intercept is a
+        parameter of the SGD, unpenalised, as in scikit-learn: each minibatch
+        :math:`B` with residuals :math:`r = X_B w + b - y_B` steps
+
+        .. math::
+
+            w \leftarrow w - \eta_t\bigl(\tfrac1{|B|}X_B^\top r
+                + \alpha w\bigr), \qquad
+            b \leftarrow b - \eta_t\,\tfrac1{|B|}\textstyle\sum_{i\in B}
+                r_i,
+
+        the gradient of the objective of :meth:`fit` on the minibatch, so
+        repeated calls over the data converge to the same minimiser. No
+        ``tol`` test: one call is one epoch. ``loss_curve_`` holds the
+        batch's objective before and after it, ``n_iter_`` is 1.
+        """
+        first_call = not hasattr(self, "coef_")
+        X, y = validate_data(
+            self, X, y, dtype=np.float64, y_numeric=True, reset=first_call
+        )
+        s = check_sample_weight(sample_weight, len(y))
+        alpha, schedule = self._check_params()
+        schedule = as_schedule(schedule)
+        if first_call:
+            self.coef_, self.intercept_, self.t_ = np.zeros(X.shape[1]), 0.0, 1
+        if not hasattr(self, "_rng"):
+            self._rng = check_random_state(self.random_state)
+        n_features = X.shape[1]
+
+        def objective(theta):  # (1/n) Σᵢ sᵢ ½(yᵢ − wᵀxᵢ − b)² + (α/2)‖w‖²
+            w, b = theta[:n_features], theta[n_features]
+            squared = s * (y - X @ w - b) ** 2
+            return 0.5 * np.mean(squared) + 0.5 * alpha * (w @ w)
+
+        def minibatch_gradient(theta, batch):
+            w, b = theta[:n_features], theta[n_features]
+            residual = s[batch] * (X[batch] @ w + b - y[batch])
+            gradient_b = residual.mean() if self.fit_intercept else 0.0
+            gradient_w = X[batch].T @ residual / len(batch) + alpha * w
+            return np.append(gradient_w, gradient_b)
+
+        steps_before = self.t_ - 1
+        result = minibatch_sgd(
+            objective,
+            minibatch_gradient,
+            np.append(self.coef_, self.intercept_),
+            len(y),
+            step_size=lambda t: schedule(steps_before + t),
+            batch_size=min(self.batch_size, len(y)),
+            max_iter=1,
+            tol=None,
+            random_state=self._rng,
+        )
+        self.coef_ = result.x[:n_features]
+        self.intercept_ = np.atleast_1d(result.x[n_features])
+        self.t_ += len(result.history["step_size"])
+        self.n_iter_ = 1
         self.loss_curve_ = result.history["fun"]
         return self
 

@@ -23,9 +23,10 @@ import numbers
 import numpy as np
 from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..validation import encode_classes
+from ..validation import check_sample_weight, encode_classes
 
 
 class BaseNB(ClassifierMixin, BaseEstimator):
@@ -64,23 +65,115 @@ class BaseNB(ClassifierMixin, BaseEstimator):
         jll = self.predict_joint_log_proba(X)
         return self.classes_[np.argmax(jll, axis=1)]
 
+    def fit(self, X, y, sample_weight=None):
+        """Fit to ``X`` of shape (n_samples, n_features) and labels ``y``
+        (n_samples,), each sample counted with weight ``sample_weight``
+        (n_samples,), default 1; return self."""
+        # forget any earlier batches: fit starts afresh
+        vars(self).pop("classes_", None)
+        return self._learn_batch(X, y, sample_weight, classes=None, refit=True)
+
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
+        """Update the model with one more batch, as if it had been part of
+        the data given to ``fit``; return self.
+
+        ``classes`` (all the labels that may ever occur) is required on the
+        first call and, if given again, must not change. The sufficient
+        statistics (weighted counts, means and variances) are added to,
+        so any split of the data into batches gives ``fit``'s model up to
+        rounding.
+        """
+        return self._learn_batch(
+            X, y, sample_weight, classes=classes, refit=False
+        )
+
+    def _learn_batch(self, X, y, sample_weight, classes, refit):
+        """Add one weighted batch to the sufficient statistics; ``refit``:
+        ``fit``'s first and only batch, whose labels define ``classes_``."""
+        first_call = not hasattr(self, "classes_")
+        if first_call and classes is None and not refit:
+            raise ValueError(
+                "classes must be passed on the first call to partial_fit: "
+                "all the labels that may ever occur, e.g. np.unique(y_all)."
+            )
+        self._check_params()
+        X, y = validate_data(self, X, y, dtype=np.float64, reset=first_call)
+        X = self._check_features(X)
+        weights = check_sample_weight(sample_weight, X.shape[0])
+        if first_call:
+            if refit:  # the labels present in y
+                classes, y_index = encode_classes(y, estimator=self)
+            else:
+                classes = _check_classes(classes, self)
+                y_index = _index_of_labels(y, classes)
+            # set only once the labels are valid, so that after a failed
+            # first call the next call is a first call again
+            self.classes_ = classes
+            self.class_count_ = np.zeros(len(self.classes_))
+            self._start_counts(X.shape[1])
+        else:
+            if classes is not None and not np.array_equal(
+                np.unique(classes), self.classes_
+            ):
+                raise ValueError(
+                    f"classes={classes!r} differs from the classes of the "
+                    f"first partial_fit call, {self.classes_!r}; call fit to "
+                    "start again with other classes."
+                )
+            y_index = _index_of_labels(y, self.classes_)
+        # one-hot labels times the weights: Y[i, k] = w_i [y_i = k], (n, K)
+        Y = np.eye(len(self.classes_))[y_index] * weights[:, None]
+        self.class_count_ = self.class_count_ + Y.sum(axis=0)
+        self._add_counts(X, Y, y_index, weights)
+        self._update_estimates()
+        return self
+
+    def _check_params(self):
+        """Validate the hyperparameters (subclasses with some override)."""
+
+    def _check_features(self, X):
+        """Check (and for some models transform) validated features."""
+        return X
+
     def _check_X(self, X):
         check_is_fitted(self)
-        return validate_data(self, X, dtype=np.float64, reset=False)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return self._check_features(X)
 
-    def _fit_classes(self, X, y):
-        """Validate; set ``classes_`` and ``class_count_``; return X and the
-        one-hot labels (n, K)."""
-        X, y = validate_data(self, X, y, dtype=np.float64)
-        self.classes_, y_index = encode_classes(y, estimator=self)
-        Y = np.eye(len(self.classes_))[y_index]
-        self.class_count_ = Y.sum(axis=0)
-        return X, Y
+
+def _check_classes(classes, estimator):
+    classes = np.unique(np.asarray(classes))
+    if len(classes) < 2:
+        raise ValueError(
+            f"classes must list at least two labels; got {classes!r}. "
+            f"{type(estimator).__name__} needs two classes to tell apart."
+        )
+    return classes
+
+
+def _index_of_labels(y, classes):
+    """Index of each label of ``y`` in ``classes``; a ValueError for a label
+    not in it."""
+    check_classification_targets(y)
+    y_index = np.searchsorted(classes, y)
+    unknown = (y_index == len(classes)) | (
+        classes[np.minimum(y_index, len(classes) - 1)] != y
+    )
+    if np.any(unknown):
+        raise ValueError(
+            f"The label(s) {np.unique(np.asarray(y)[unknown])!r} in y are not "
+            f"among the classes {classes!r} given in the first partial_fit "
+            "call."
+        )
+    return y_index
 
 
 class DiscreteNB(BaseNB):
     """Shared by the count-based models: the class prior and the additive
     smoothing."""
+
+    def _check_params(self):
+        self._check_alpha()
 
     def _check_alpha(self):
         if (
@@ -110,9 +203,11 @@ class DiscreteNB(BaseNB):
             with np.errstate(divide="ignore"):
                 self.class_log_prior_ = np.log(prior)
         elif self.fit_prior:
-            self.class_log_prior_ = np.log(self.class_count_) - np.log(
-                self.class_count_.sum()
-            )
+            # a class not seen yet (partial_fit) has prior 0: log 0 = -inf
+            with np.errstate(divide="ignore"):
+                self.class_log_prior_ = np.log(self.class_count_) - np.log(
+                    self.class_count_.sum()
+                )
         else:
             self.class_log_prior_ = np.full(K, -np.log(K))
 

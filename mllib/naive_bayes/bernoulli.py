@@ -12,8 +12,10 @@ class BernoulliNB(DiscreteNB):
 
     .. math:: \hat\theta_{kj} = \frac{N_{kj} + \alpha}{N_k + 2\alpha},
 
-    with :math:`N_k` the number of training samples of class :math:`k` and
-    :math:`N_{kj}` those of them with :math:`x_j=1`. Unlike the multinomial
+    with :math:`N_k=\sum_i w_i[y_i=k]` the (weighted) number of training
+    samples of class :math:`k` and :math:`N_{kj}=\sum_i w_i[y_i=k]\,x_{ij}`
+    those of them with :math:`x_j=1`, weights :math:`w_i` from
+    ``sample_weight`` (default 1). Unlike the multinomial
     model, an absent feature (:math:`x_j=0`) is evidence too, through
     :math:`1-\theta_{kj}`.
 
@@ -61,26 +63,30 @@ class BernoulliNB(DiscreteNB):
         tags.classifier_tags.poor_score = True
         return tags
 
-    def fit(self, X, y):
-        """Fit to ``X`` of shape (n_samples, n_features) and labels ``y``;
-        return self."""
+    def _start_counts(self, n_features):
+        self.feature_count_ = np.zeros((len(self.classes_), n_features))
+
+    def _add_counts(self, X, Y, y_index, weights):
+        self.feature_count_ = self.feature_count_ + Y.T @ X  # Σᵢ wᵢ[yᵢ=k]xᵢⱼ
+
+    def _update_estimates(self):
         alpha = self._check_alpha()
-        X, Y = self._fit_classes(X, y)
-        X = self._binary(X)
-        self.feature_count_ = Y.T @ X
         denominator = self.class_count_[:, None] + 2 * alpha
-        # log 0 = -inf is the intended value for alpha = 0
-        with np.errstate(divide="ignore"):
+        # log 0 = -inf is the intended value for alpha = 0 (and 0/0 = NaN
+        # for a class not seen yet with alpha = 0, as its prior is 0)
+        with np.errstate(divide="ignore", invalid="ignore"):
             self.feature_log_prob_ = np.log(
                 self.feature_count_ + alpha
             ) - np.log(denominator)
             # log(1 - θ) from the complementary count, exact even when θ rounds
-            # to 1
-            self._log_complement = np.log(
-                self.class_count_[:, None] - self.feature_count_ + alpha
-            ) - np.log(denominator)
+            # to 1; clipped at 0, as the two weighted sums round differently
+            complement = np.maximum(
+                self.class_count_[:, None] - self.feature_count_, 0.0
+            )
+            self._log_complement = np.log(complement + alpha) - np.log(
+                denominator
+            )
         self._set_class_log_prior()
-        return self
 
     def _binary(self, X):
         if self.binarize is not None:
@@ -95,8 +101,8 @@ class BernoulliNB(DiscreteNB):
             )
         return X
 
-    def _check_X(self, X):
-        return self._binary(super()._check_X(X))
+    def _check_features(self, X):
+        return self._binary(X)
 
     def _joint_log_likelihood(self, X):
         return (

@@ -16,8 +16,11 @@ class CategoricalNB(DiscreteNB):
 
         \hat P(x_j = v\mid k) = \frac{N_{kjv} + \alpha}{N_k + \alpha V_j},
 
-    with :math:`N_{kjv}` the number of training samples of class :math:`k`
-    whose feature :math:`j` equals :math:`v`.
+    with :math:`N_{kjv}=\sum_i w_i[y_i=k][x_{ij}=v]` the (weighted) number of
+    training samples of class :math:`k` whose feature :math:`j` equals
+    :math:`v`, and :math:`N_k=\sum_i w_i[y_i=k]`, weights :math:`w_i` from
+    ``sample_weight`` (default 1). ``partial_fit`` adds a batch's counts;
+    a category first seen in a later batch adds a column of zeros before.
 
     **Categories unseen in training.** A value :math:`v < V_j` that never
     occurred gets the smoothed probability :math:`\alpha/(N_k+\alpha V_j)` (so
@@ -66,13 +69,15 @@ class CategoricalNB(DiscreteNB):
         tags.input_tags.positive_only = True
         return tags
 
-    def fit(self, X, y):
-        """Fit to integer-coded ``X`` of shape (n_samples, n_features) and
-        labels ``y``; return self."""
-        alpha = self._check_alpha()
-        X, Y = self._fit_classes(X, y)
-        X = _check_categories(X)
-        self.n_categories_ = X.max(axis=0) + 1
+    def _start_counts(self, n_features):
+        K = len(self.classes_)
+        self.n_categories_ = np.zeros(n_features, dtype=np.int64)
+        self.category_count_ = [np.zeros((K, 0)) for _ in range(n_features)]
+
+    def _add_counts(self, X, Y, y_index, weights):
+        # a batch may bring new categories: every count array grows to the
+        # largest value seen so far plus 1 (and at least min_categories)
+        self.n_categories_ = np.maximum(self.n_categories_, X.max(axis=0) + 1)
         if self.min_categories is not None:
             minimum = np.broadcast_to(
                 np.asarray(self.min_categories), self.n_categories_.shape
@@ -83,22 +88,29 @@ class CategoricalNB(DiscreteNB):
                     f"{self.min_categories!r}."
                 )
             self.n_categories_ = np.maximum(self.n_categories_, minimum)
-        y_index = np.argmax(Y, axis=1)
         K = len(self.classes_)
-        self.category_count_ = [
-            np.bincount(y_index * V + X[:, j], minlength=K * V)
-            .reshape(K, V)
-            .astype(float)
-            for j, V in enumerate(self.n_categories_)
-        ]
+        for j, V in enumerate(self.n_categories_):
+            # N_kjv += Σᵢ wᵢ [yᵢ = k][xᵢⱼ = v], one bincount over (k, v) pairs
+            batch = np.bincount(
+                y_index * V + X[:, j], weights=weights, minlength=K * V
+            ).reshape(K, V)
+            seen = self.category_count_[j]
+            self.category_count_[j] = batch + np.pad(
+                seen, ((0, 0), (0, V - seen.shape[1]))
+            )
+
+    def _update_estimates(self):
+        alpha = self._check_alpha()
         self.feature_log_prob_ = [
             smoothed_log_frequencies(c, alpha) for c in self.category_count_
         ]
         self._set_class_log_prior()
-        return self
+
+    def _check_features(self, X):
+        return _check_categories(X)
 
     def _check_X(self, X):
-        X = _check_categories(super()._check_X(X))
+        X = super()._check_X(X)
         unseen = X >= self.n_categories_
         if unseen.any():
             i, j = np.argwhere(unseen)[0]

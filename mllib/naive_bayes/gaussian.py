@@ -3,6 +3,7 @@
 import numpy as np
 
 from ..validation import check_scalar
+from ..weighted_moments import batch_moments, merge_moments
 from .base import BaseNB
 
 
@@ -10,17 +11,54 @@ class GaussianNB(BaseNB):
     r"""Naive Bayes with independent Gaussian features: :math:`x_j\mid
     k\sim\mathcal N(\mu_{kj}, \sigma^2_{kj})`.
 
-    The maximum-likelihood estimates are the class means and the (biased,
-    divide-by-:math:`N_k`) class variances; every variance is increased by
-    :math:`\epsilon = ` ``var_smoothing``
-    :math:`\times\max_j\operatorname{Var}(x_j)` so that a constant feature
-    cannot divide by 0.
+    The maximum-likelihood estimates, with weights :math:`w_i\ge0`
+    (``sample_weight``, default 1), are the weighted class counts, means and
+    (biased, divide-by-:math:`N_k`) variances
+
+    .. math::
+
+        N_k = \sum_{i:\,y_i=k} w_i, \qquad
+        \mu_{kj} = \frac1{N_k}\sum_{i:\,y_i=k} w_i x_{ij}, \qquad
+        \sigma^2_{kj} = \frac1{N_k}\sum_{i:\,y_i=k} w_i (x_{ij}-\mu_{kj})^2,
+
+    so an integer weight counts as that many copies of the row and a zero
+    weight drops it. Every variance is increased by :math:`\epsilon = `
+    ``var_smoothing`` :math:`\times\max_j\operatorname{Var}_w(x_j)` (the
+    weighted variance of all rows) so that a constant feature cannot divide
+    by 0.
 
     .. math::
 
         \log\pi_k + \log p(x\mid k) = \log\pi_k
             - \frac12\sum_j\Bigl(\log(2\pi\sigma^2_{kj})
             + \frac{(x_j-\mu_{kj})^2}{\sigma^2_{kj}}\Bigr).
+
+    **Learning in batches.** ``partial_fit`` merges a batch's
+    :math:`(N^b_k, \mu^b_k, \sigma^{2,b}_k)` into the statistics seen so far
+    :math:`(N^a_k, \mu^a_k, \sigma^{2,a}_k)` by Chan, Golub & LeVeque's
+    pairwise formula, with :math:`\delta = \mu^b_k - \mu^a_k` and
+    :math:`N_k = N^a_k + N^b_k`:
+
+    .. math::
+
+        \begin{aligned}
+        \mu_k &= \mu^a_k + \delta\,N^b_k / N_k,\\
+        N_k\sigma^2_k &= N^a_k\sigma^{2,a}_k + N^b_k\sigma^{2,b}_k
+            + \delta^2 N^a_k N^b_k / N_k,
+        \end{aligned}
+
+    on the variances without :math:`\epsilon`; :math:`\epsilon` is then
+    recomputed from the merged variance of all rows. Any split of the data
+    into batches therefore gives ``fit``'s model, up to rounding.
+
+    **Difference from scikit-learn** (of order ``var_smoothing`` relative to
+    the variances): scikit-learn computes :math:`\epsilon` from the
+    *unweighted* variance of the *latest batch* only, and before merging
+    subtracts that new :math:`\epsilon` from variances that hold the previous
+    one, so its ``partial_fit`` drifts from its ``fit`` and a zero weight
+    does not quite drop a row. Here :math:`\epsilon` always belongs to all
+    the (weighted) data seen, as a scikit-learn maintainer suggests in
+    scikit-learn issue #14054.
 
     Parameters
     ----------
@@ -36,36 +74,59 @@ class GaussianNB(BaseNB):
     var_ : ndarray of shape (n_classes, n_features)
         :math:`\sigma^2_{kj}`, including :math:`\epsilon`.
     epsilon_ : float
+        :math:`\epsilon`.
     n_features_in_ : int
 
     References
     ----------
     Hastie, Tibshirani & Friedman, *The Elements of Statistical Learning*,
-    §6.6.3. Equivalent to ``sklearn.naive_bayes.GaussianNB``.
+    §6.6.3. Chan, Golub & LeVeque, "Updating formulae and a pairwise
+    algorithm for computing sample variances", STAN-CS-79-773 (1979).
+    Equivalent to ``sklearn.naive_bayes.GaussianNB`` up to :math:`\epsilon`
+    as above.
     """
 
     def __init__(self, priors=None, var_smoothing=1e-9):
         self.priors = priors
         self.var_smoothing = var_smoothing
 
-    def fit(self, X, y):
-        """Fit to ``X`` of shape (n_samples, n_features) and labels ``y``;
-        return self."""
-        var_smoothing = check_scalar(
-            self.var_smoothing, "var_smoothing", low=0
+    def _check_params(self):
+        check_scalar(self.var_smoothing, "var_smoothing", low=0)
+
+    def _start_counts(self, n_features):
+        K = len(self.classes_)
+        self.theta_ = np.zeros((K, n_features))
+        self.var_ = np.zeros((K, n_features))
+        self.epsilon_ = 0.0
+        # weight, mean and variance of all the rows seen, for epsilon_
+        self._all_rows = 0.0, np.zeros(n_features), np.zeros(n_features)
+
+    def _add_counts(self, X, Y, y_index, weights):
+        # Chan, Golub & LeVeque's pairwise update, per class and for all rows
+        # (mllib.weighted_moments); the variances are merged without the
+        # smoothing epsilon_, which is added back for the new total below
+        per_class = [
+            batch_moments(X[y_index == k], weights[y_index == k])
+            for k in range(Y.shape[1])
+        ]
+        n_batch, mean_batch, var_batch = (np.array(a) for a in zip(*per_class))
+        n_seen = self.class_count_ - n_batch  # class_count_ includes the batch
+        _, self.theta_, var = merge_moments(
+            n_seen[:, None],
+            self.theta_,
+            self.var_ - self.epsilon_,
+            n_batch[:, None],
+            mean_batch,
+            var_batch,
         )
-        X, Y = self._fit_classes(X, y)
-        self.epsilon_ = var_smoothing * float(np.var(X, axis=0).max())
-        self.theta_ = (Y.T @ X) / self.class_count_[:, None]
-        # per-class variance from the centred data, not E[x²] - E[x]², which
-        # cancels
-        self.var_ = (
-            np.vstack(
-                [np.var(X[Y[:, k] == 1], axis=0) for k in range(Y.shape[1])]
-            )
-            + self.epsilon_
+        self._all_rows = merge_moments(
+            *self._all_rows, *batch_moments(X, weights)
         )
-        if np.any(self.var_ == 0):
+        self.epsilon_ = self.var_smoothing * float(self._all_rows[2].max())
+        self.var_ = var + self.epsilon_
+
+    def _update_estimates(self):
+        if np.any(self.var_[self.class_count_ > 0] == 0):
             raise ValueError(
                 "A feature is constant within a class and var_smoothing "
                 "is 0, so its Gaussian has "
@@ -86,15 +147,21 @@ class GaussianNB(BaseNB):
                     f"got {self.priors!r}."
                 )
             self.class_prior_ = prior
-        return self
 
     def _joint_log_likelihood(self, X):
         # a zero prior gives log 0 = -inf for its class
         with np.errstate(divide="ignore"):
             log_prior = np.log(self.class_prior_)
-        log_normaliser = -0.5 * np.sum(np.log(2 * np.pi * self.var_), axis=1)
+        # a class no batch has shown yet (partial_fit) has prior 0 and, with
+        # var_smoothing=0, variances 0: its column is -inf, not inf - inf
+        seen = self.class_count_ > 0
+        jll = np.full((len(X), len(self.classes_)), -np.inf)
+        log_normaliser = -0.5 * np.sum(np.log(2 * np.pi * self.var_[seen]), 1)
         squared = [
             np.sum((X - mu) ** 2 / var, axis=1)
-            for mu, var in zip(self.theta_, self.var_)
+            for mu, var in zip(self.theta_[seen], self.var_[seen])
         ]
-        return log_prior + log_normaliser - 0.5 * np.column_stack(squared)
+        jll[:, seen] = (
+            log_prior[seen] + log_normaliser - 0.5 * np.column_stack(squared)
+        )
+        return jll

@@ -13,8 +13,10 @@ class MultinomialNB(DiscreteNB):
 
         \hat\theta_{kj} = \frac{N_{kj} + \alpha}{\sum_{j'} N_{kj'} + \alpha d},
 
-    with :math:`N_{kj}` the total count of feature :math:`j` in class
-    :math:`k`; ``alpha=0`` is the maximum-likelihood estimate. The multinomial
+    with :math:`N_{kj}=\sum_i w_i[y_i=k]\,x_{ij}` the total (weighted) count
+    of feature :math:`j` in class :math:`k`, and :math:`N_k=\sum_i w_i[y_i=k]`
+    (``class_count_``), weights :math:`w_i` from ``sample_weight`` (default
+    1); ``alpha=0`` is the maximum-likelihood estimate. The multinomial
     coefficient does not depend on the class and is left out of the joint
     log-likelihood, as in scikit-learn.
 
@@ -59,21 +61,20 @@ class MultinomialNB(DiscreteNB):
         tags.classifier_tags.poor_score = True
         return tags
 
-    def fit(self, X, y):
-        """Fit to counts ``X`` of shape (n_samples, n_features) and labels
-        ``y``; return self."""
-        alpha = self._check_alpha()
-        X, Y = self._fit_classes(X, y)
-        _check_counts(X)
-        self.feature_count_ = Y.T @ X
+    def _start_counts(self, n_features):
+        self.feature_count_ = np.zeros((len(self.classes_), n_features))
+
+    def _add_counts(self, X, Y, y_index, weights):
+        self.feature_count_ = self.feature_count_ + Y.T @ X  # Σᵢ wᵢ[yᵢ=k]xᵢⱼ
+
+    def _update_estimates(self):
         self.feature_log_prob_ = smoothed_log_frequencies(
-            self.feature_count_, alpha
+            self.feature_count_, self._check_alpha()
         )
         self._set_class_log_prior()
-        return self
 
-    def _check_X(self, X):
-        return _check_counts(super()._check_X(X))
+    def _check_features(self, X):
+        return _check_counts(X)
 
     def _joint_log_likelihood(self, X):
         return (
