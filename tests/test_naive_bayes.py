@@ -6,6 +6,7 @@ from functools import partial
 import numpy as np
 import pytest
 from batches import random_batches
+from sample_weights import check_bad_weights_raise
 from sklearn import naive_bayes as sk
 from sklearn.datasets import load_digits, load_iris, load_wine
 
@@ -591,14 +592,7 @@ def test_partial_fit_and_weights_reject_bad_input(model):
     unfitted.partial_fit(X[:5], y[:5], classes=CLASSES)
     with pytest.raises(ValueError, match="Unknown label type"):
         Model().partial_fit(X[:5], y[:5] + 0.5, classes=CLASSES)
-    for bad, message in [
-        (np.ones(3), "shape"),
-        (-np.ones(len(y)), "non-negative"),
-        (np.zeros(len(y)), "non-zero"),
-        (np.full(len(y), np.nan), "NaN"),
-    ]:
-        with pytest.raises(ValueError, match=message):
-            Model().fit(X, y, sample_weight=bad)
+    check_bad_weights_raise(Model(), X, y)
 
 
 @pytest.mark.parametrize("model", MODELS)

@@ -6,6 +6,7 @@ import warnings
 
 import numpy as np
 import pytest
+from sample_weights import check_bad_weights_raise
 from sklearn.linear_model import LogisticRegression as SkLogisticRegression
 from sklearn.linear_model import Ridge as SkRidge
 from sklearn.neural_network import MLPClassifier as SkMLPClassifier
@@ -1014,13 +1015,7 @@ def test_sample_weight_as_scikit_learn(case, solver_params):
 @pytest.mark.parametrize("Estimator", [MLPClassifier, MLPRegressor])
 def test_bad_sample_weight_raises(Estimator):
     X, y = blobs(n=20, seed=34)
-    for bad, match in [
-        (np.ones(19), "shape"),
-        (-np.ones(20), "non-negative"),
-        (np.zeros(20), "non-zero"),
-    ]:
-        with pytest.raises(ValueError, match=match):
-            Estimator(max_iter=2).fit(X, y, sample_weight=bad)
+    check_bad_weights_raise(Estimator(max_iter=2), X, y)
 
 
 # --- partial_fit ---------------------------------------------------------------

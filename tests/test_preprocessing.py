@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 from batches import random_batches
+from sample_weights import check_bad_weights_raise
 from sklearn import preprocessing as sk
 from sklearn.datasets import load_diabetes, load_wine
 
@@ -251,14 +252,7 @@ def test_scaler_partial_fit_and_weights_reject_bad_input():
     scaler = StandardScaler().partial_fit(X)
     with pytest.raises(ValueError, match="features"):
         scaler.partial_fit(X[:, :5])
-    for bad, message in [
-        (np.ones(3), "shape"),
-        (-np.ones(len(X)), "non-negative"),
-        (np.zeros(len(X)), "non-zero"),
-        (np.full(len(X), np.inf), "infinity"),
-    ]:
-        with pytest.raises(ValueError, match=message):
-            StandardScaler().fit(X, sample_weight=bad)
+    check_bad_weights_raise(StandardScaler(), X)
     weights = np.linspace(0, 1, len(X))
     copies = X.copy(), weights.copy()
     StandardScaler().partial_fit(X, sample_weight=weights).transform(X)
