@@ -925,6 +925,11 @@ def test_weighted_draws_have_probabilities_proportional_to_the_weights():
     se = np.sqrt(m * p * (1 - p) / B)
     assert np.all(np.abs(counts.mean(axis=0) - m * p) <= 4 * se)
     assert counts[:, 0].sum() == 0  # weight 0 is never drawn
+    # a fractional max_samples is a fraction of the total weight, 10.5
+    half = BaggingRegressor(stump, n_estimators=2, max_samples=0.5).fit(
+        X, y, sample_weight=weights
+    )
+    assert all(len(s) == 5 for s in half.estimators_samples_)
     pasting = BaggingRegressor(
         stump, n_estimators=B, max_samples=1, bootstrap=False, random_state=0
     )
