@@ -411,7 +411,7 @@ def _n_draws(max_samples, n, total_weight):
 
 
 def _draw_with_replacement(rng, cumulative_weight, n_draws):
-    r"""``n_draws`` indices, index ``i`` with probability :math:`w_i/\sum_jw_j`:
+    r"""``n_draws`` indices, ``i`` with probability :math:`w_i/\sum_jw_j`:
     the inverse of the cumulative weights at uniform points (the rule of
     numpy's ``choice``). A point of weight 0 owns an empty interval and is
     never drawn; since :math:`u<1`, :math:`u\sum_jw_j` stays below the last
