@@ -604,16 +604,26 @@ def test_warm_start_with_out_of_bag_score_as_scikit_learn():
 
 @pytest.mark.parametrize("make", [RandomForestClassifier, BaggingClassifier])
 def test_a_single_class_is_fitted_as_scikit_learn_does(make):
+    """Every member predicts the one class with probability 1, and so do
+    the out-of-bag predictions (30 members: every point is out of bag for
+    some, in both draws), whose accuracy is 1."""
     X, _ = _iris()
     y = np.full(len(X), "only")
-    model = make(n_estimators=5, random_state=0).fit(X, y)
-    theirs = getattr(sk_ensemble, make.__name__)(n_estimators=5).fit(X, y)
+    model = make(n_estimators=30, oob_score=True, random_state=0).fit(X, y)
+    theirs = getattr(sk_ensemble, make.__name__)(
+        n_estimators=30, oob_score=True, random_state=0
+    ).fit(X, y)
     np.testing.assert_array_equal(model.classes_, theirs.classes_)
     assert model.n_classes_ == theirs.n_classes_ == 1
     np.testing.assert_array_equal(model.predict(X), theirs.predict(X))
     np.testing.assert_array_equal(
         model.predict_proba(X), theirs.predict_proba(X)
     )
+    assert model.oob_score_ == theirs.oob_score_ == 1.0
+    np.testing.assert_array_equal(
+        model.oob_decision_function_, theirs.oob_decision_function_
+    )
+    np.testing.assert_array_equal(model.oob_decision_function_, 1.0)
     if make is RandomForestClassifier:
         np.testing.assert_array_equal(
             model.feature_importances_, theirs.feature_importances_
