@@ -357,8 +357,10 @@ def test_bad_input():
         MultinomialNB(class_prior=[0.5, 0.6]).fit(X, y)
     with pytest.raises(ValueError, match="priors"):
         GaussianNB(priors=[1.0]).fit(X, y)
-    with pytest.raises(ValueError, match="var_smoothing"):
+    with pytest.raises(ValueError, match="var_smoothing is 0"):
         GaussianNB(var_smoothing=0).fit(np.column_stack([X, np.ones(8)]), y)
+    with pytest.raises(ValueError, match="one sample, or identical rows"):
+        GaussianNB().fit(X[:1], y[:1])  # scikit-learn's predicts NaN
     with pytest.raises(ValueError, match="no counts"):
         MultinomialNB(alpha=0).fit(np.array([[0, 0], [1, 2]]), [0, 1])
     for Model in (MultinomialNB, BernoulliNB, CategoricalNB, GaussianNB):
