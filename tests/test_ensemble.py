@@ -619,6 +619,9 @@ def test_a_single_class_is_fitted_as_scikit_learn_does(make):
     np.testing.assert_array_equal(
         model.predict_proba(X), theirs.predict_proba(X)
     )
+    np.testing.assert_array_equal(
+        model.predict_log_proba(X), theirs.predict_log_proba(X)
+    )
     assert model.oob_score_ == theirs.oob_score_ == 1.0
     np.testing.assert_array_equal(
         model.oob_decision_function_, theirs.oob_decision_function_

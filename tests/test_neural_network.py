@@ -1130,6 +1130,9 @@ def test_a_single_class_is_fitted_as_scikit_learn_does(solver, early_stopping):
     proba = ours.predict_proba(X)
     assert proba.shape == sk.predict_proba(X).shape == (30, 2)
     np.testing.assert_allclose(proba, sk.predict_proba(X), atol=1e-7)
+    np.testing.assert_allclose(
+        ours.predict_log_proba(X), sk.predict_log_proba(X), rtol=1e-7
+    )
     np.testing.assert_array_equal(ours.predict(X), sk.predict(X))
     for model in (ours, sk):  # an output above 1/2 still predicts the class
         model.intercepts_[-1] = model.intercepts_[-1] + 50.0

@@ -666,6 +666,10 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
             return np.column_stack([1 - proba[:, 0], proba[:, 0]])
         return proba
 
+    def predict_log_proba(self, X):
+        """The logarithm of :meth:`predict_proba`, as scikit-learn's."""
+        return np.log(self.predict_proba(X))
+
     def predict(self, X):
         """The most probable class for each row of ``X``, shape
         (n_samples,); ``classes_[0]`` everywhere if there is one class."""
