@@ -117,12 +117,8 @@ class SGDRegressor(LinearModel):
 
     def fit(self, X, y, *, sample_weight=None):
         """Fit to ``X`` of shape (n_samples, n_features) and ``y``
-        (n_samples,), sample i's loss weighted by ``sample_weight[i]``.
-
-        ``sample_weight`` is keyword-only: scikit-learn's third positional
-        argument is ``coef_init``, which mllib does not take, so
-        ``fit(X, y, w)`` raises a ``TypeError`` instead of meaning
-        something else."""
+        (n_samples,), sample i's loss weighted by ``sample_weight[i]``
+        (keyword-only: scikit-learn's third argument is ``coef_init``)."""
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         s = check_sample_weight(sample_weight, len(y))
         alpha, schedule = self._check_params()
