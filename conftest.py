@@ -54,6 +54,10 @@ LONG_UNITS = (
     "tests/test_jupyterlab.py::TestQuizzesDrawInOddChapters",
     "tests/test_jupyterlab.py",
 )
+# pytest-timeout's limit for a test of a `LONG_UNITS` unit, whose first test
+# also sets up the unit's minutes of shared work (about 16 min for a half of
+# the quizzes on a quiet machine); every other test has pyproject.toml's.
+LONG_UNIT_TIMEOUT_S = 3000
 # The module whose tests share one visit of a page (its `page` parameter).
 PAGE_MODULE = "tests/test_website.py"
 # Fixtures that need the built book: such tests wait for the background
@@ -107,7 +111,10 @@ def pytest_collection_modifyitems(config, items):
     """Queue the units longest first; a unit's tests stay together and in
     their order, with or without xdist."""
     order, first = {}, {}
+    timeouts = config.pluginmanager.hasplugin("timeout")
     for index, item in enumerate(items):
         unit = first.setdefault(unit_of(item.nodeid), index)
         order[item.nodeid] = (rank_of(item), unit, index)
+        if timeouts and unit_of(item.nodeid) in LONG_UNITS:
+            item.add_marker(pytest.mark.timeout(LONG_UNIT_TIMEOUT_S))
     items.sort(key=lambda item: order[item.nodeid])

@@ -64,6 +64,37 @@ MARKDOWN_CELLS = f"""() => [...{NOTEBOOK}.content.model.cells]
   .map((c, i) => c.type === 'markdown' ? String(i) : null).filter(i => i !== null)"""
 
 
+def write_setting(settings, plugin, json_text):
+    """A user setting of one of JupyterLab's own plugins, as its Settings
+    Editor saves it (``plugin`` is ``"<extension>/<plugin>"``)."""
+    extension, name = plugin.split("/")
+    folder = Path(settings) / "@jupyterlab" / extension
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{name}.jupyterlab-settings").write_text(json_text)
+
+
+def bounded(script, seconds=120):
+    """``script``, an async page function of one argument, that fails after
+    ``seconds`` instead of waiting for ever, naming any JupyterLab dialog
+    open by then. Playwright's ``page.evaluate`` has no timeout of its own:
+    it waits as long as the promise does, and a promise behind a dialog
+    waits for a click."""
+    return f"""async argument => {{
+  const work = ({script})(argument);
+  let timer;
+  const late = new Promise((_, reject) => {{
+    timer = setTimeout(() => {{
+      const dialogs = [...document.querySelectorAll('.jp-Dialog')]
+        .map(dialog => dialog.innerText.replace(/\\s+/g, ' ').trim());
+      reject(new Error('no answer after {seconds} s; dialogs open: '
+                       + (JSON.stringify(dialogs))));
+    }}, {seconds * 1000});
+  }});
+  try {{ return await Promise.race([work, late]); }}
+  finally {{ clearTimeout(timer); }}
+}}"""
+
+
 def free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -95,10 +126,22 @@ class JupyterLab:
         for folder in folders.values():
             folder.mkdir(parents=True, exist_ok=True)
         # The "get Jupyter news?" prompt would sit over the screenshots.
-        news = folders["settings"] / "@jupyterlab" / "apputils-extension"
-        news.mkdir(parents=True, exist_ok=True)
-        (news / "notification.jupyterlab-settings").write_text(
-            '{"fetchNews": "false", "checkForUpdates": false}'
+        write_setting(
+            folders["settings"],
+            "apputils-extension/notification",
+            '{"fetchNews": "false", "checkForUpdates": false}',
+        )
+        # No autosave: the tests save each notebook themselves, and a save
+        # that starts while an autosave of the same notebook is in flight
+        # finds the file on disk changed under it (another hash than the
+        # one the page holds). JupyterLab then asks "File Changed: overwrite
+        # or revert?" in a dialog, and the save waits for a click that never
+        # comes. (One CI run stalled in the quiz check until its time ran
+        # out; this race is the one unbounded wait found on that path.)
+        write_setting(
+            folders["settings"],
+            "docmanager-extension/plugin",
+            '{"autosave": false}',
         )
         env = dict(
             os.environ,

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from sample_weights import check_bad_weights_raise, integer_weights, repeated
 from sklearn import ensemble as sk_ensemble
 from sklearn.base import BaseEstimator
 from sklearn.datasets import (
@@ -583,6 +584,8 @@ def test_warm_start_adds_the_members_a_single_fit_would_grow(make, data):
     assert len(cold.estimators_) == 6
 
 
+# 10 trees first: about 1.5 of the 150 points are in all 10 bootstrap samples
+@pytest.mark.filterwarnings("ignore:.*in every bootstrap sample:UserWarning")
 def test_warm_start_with_out_of_bag_score_as_scikit_learn():
     """Forests recompute the out-of-bag score over all trees; bagging
     refuses the combination (both as scikit-learn)."""
@@ -806,3 +809,214 @@ def test_degenerate_problems_fit_and_give_valid_probabilities(seed):
         np.testing.assert_array_equal(
             model.classes_[np.argmax(proba, axis=1)], model.predict(X)
         )
+
+
+# --------------------------------------------- fit(sample_weight=) (issue 24)
+
+
+def _small_classification(n_classes=2, seed=0):
+    """Tie-free float32-rounded features (as scikit-learn's trees see
+    them), every class among the first 5 rows."""
+    X, y = make_classification(
+        60,
+        n_features=4,
+        n_informative=3,
+        n_redundant=0,
+        n_classes=n_classes,
+        flip_y=0.05,
+        random_state=seed,
+    )
+    order = np.r_[[np.flatnonzero(y == k)[0] for k in range(n_classes)]]
+    order = np.r_[order, np.setdiff1d(np.arange(len(y)), order)]
+    return _float32(X[order]), y[order]
+
+
+_WEIGHTED = {
+    "forest-classifier": lambda **k: RandomForestClassifier(5, **k),
+    "forest-regressor": lambda **k: RandomForestRegressor(5, **k),
+    "bagging-classifier": lambda **k: BaggingClassifier(n_estimators=5, **k),
+    "bagging-regressor": lambda **k: BaggingRegressor(n_estimators=5, **k),
+    "adaboost": lambda **k: AdaBoostClassifier(n_estimators=5, **k),
+}
+
+
+def _outputs(model, X):
+    return (
+        model.predict_proba(X)
+        if hasattr(model, "predict_proba")
+        else model.predict(X)
+    )
+
+
+@pytest.mark.parametrize("make", _WEIGHTED.values(), ids=_WEIGHTED.keys())
+def test_bad_weights_raise_and_weights_are_left_alone(make):
+    X, y = _small_classification()
+    check_bad_weights_raise(make(random_state=0), X, y)
+    weights = np.linspace(0.0, 2.0, len(y))
+    original = weights.copy()
+    make(random_state=0).fit(X, y, sample_weight=weights)
+    np.testing.assert_array_equal(weights, original)
+
+
+@pytest.mark.parametrize("make", _WEIGHTED.values(), ids=_WEIGHTED.keys())
+def test_unit_weights_equal_no_weights(make):
+    """None means a weight of one for every point, so the draws and the
+    members are the same, bootstrap included."""
+    X, y = _small_classification(3)
+    plain = make(random_state=0).fit(X, y)
+    ones = make(random_state=0).fit(X, y, sample_weight=np.ones(len(y)))
+    np.testing.assert_array_equal(_outputs(plain, X), _outputs(ones, X))
+    if hasattr(plain, "estimators_samples_"):
+        for a, b in zip(plain.estimators_samples_, ones.estimators_samples_):
+            np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        # without bootstrap the trees take the weights themselves
+        lambda: RandomForestClassifier(
+            4, max_features=None, bootstrap=False, random_state=0
+        ),
+        lambda: RandomForestRegressor(
+            4, max_features=None, bootstrap=False, random_state=0
+        ),
+        # with bootstrap the weights are the draws' probabilities: u picks
+        # row floor(u N) of the N repeated rows, the row it repeats here
+        lambda: RandomForestClassifier(6, max_samples=40, random_state=0),
+        lambda: RandomForestRegressor(6, max_samples=40, random_state=0),
+        lambda: BaggingClassifier(
+            n_estimators=6, max_samples=40, max_features=0.5, random_state=0
+        ),
+        # a member without sample_weight is fitted on the drawn rows
+        lambda: BaggingClassifier(
+            KNeighborsClassifier(3),
+            n_estimators=6,
+            max_samples=40,
+            random_state=0,
+        ),
+        lambda: AdaBoostClassifier(n_estimators=8),
+    ],
+    ids=[
+        "forest-classifier-no-bootstrap",
+        "forest-regressor-no-bootstrap",
+        "forest-classifier-bootstrap",
+        "forest-regressor-bootstrap",
+        "bagging-subspace",
+        "bagging-member-without-weights",
+        "adaboost",
+    ],
+)
+def test_integer_weights_equal_repeated_rows_and_zero_weights_dropped_rows(
+    make,
+):
+    """Exactly, in configurations whose draws the weights fix: weight c
+    is c copies of the row, weight 0 drops it."""
+    X, y = _small_classification(3, seed=1)
+    weights = integer_weights(len(y), seed=2)  # zeros, ones, twos, threes
+    weighted = make().fit(X, y, sample_weight=weights)
+    on_repeats = make().fit(*repeated(X, y, weights))
+    np.testing.assert_allclose(
+        _outputs(weighted, X), _outputs(on_repeats, X), rtol=1e-12, atol=1e-14
+    )
+
+
+@pytest.mark.filterwarnings("ignore:divide by zero:RuntimeWarning")  # theirs
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_weighted_adaboost_equals_scikit_learn(n_classes):
+    """The weights only set D_1 = w / sum(w) (zeros stay zero): with tie-free
+    features the stumps are the same, so only rounding separates the votes,
+    errors and decision function (1e-9, as for the unweighted fit)."""
+    X, y = _small_classification(n_classes, seed=n_classes)
+    weights = np.random.default_rng(0).uniform(0.2, 3.0, len(y))
+    weights[::7] = 0.0
+    ours = AdaBoostClassifier(n_estimators=15).fit(X, y, sample_weight=weights)
+    theirs = sk_ensemble.AdaBoostClassifier(
+        n_estimators=15, random_state=0
+    ).fit(X, y, sample_weight=weights)
+    assert len(ours.estimators_) == len(theirs.estimators_)
+    for ours_values, theirs_values in [
+        (ours.estimator_errors_, theirs.estimator_errors_),
+        (ours.estimator_weights_, theirs.estimator_weights_),
+        (ours.decision_function(X), theirs.decision_function(X)),
+        (ours.predict_proba(X), theirs.predict_proba(X)),
+        (ours.feature_importances_, theirs.feature_importances_),
+    ]:
+        np.testing.assert_allclose(
+            ours_values, theirs_values, rtol=1e-9, atol=1e-12
+        )
+    # the weights change the fit: unweighted, the first stump's error differs
+    plain = AdaBoostClassifier(n_estimators=15).fit(X, y)
+    assert plain.estimator_errors_[0] != ours.estimator_errors_[0]
+
+
+def test_weighted_draws_have_probabilities_proportional_to_the_weights():
+    """Bootstrap: a point's mean count over B members is m w_i / sum(w);
+    pasting with one draw: the point drawn is i with probability
+    w_i / sum(w). Both within four standard errors of the multinomial."""
+    X = np.arange(6.0)[:, None]
+    y = np.arange(6.0)
+    weights = np.array([0.0, 1.0, 2.0, 3.0, 4.0, 0.5])
+    p = weights / weights.sum()
+    stump = DecisionTreeRegressor(max_depth=1)
+    B, m = 200, 6
+    bootstrap = BaggingRegressor(
+        stump, n_estimators=B, max_samples=m, random_state=0
+    ).fit(X, y, sample_weight=weights)
+    counts = np.array(
+        [np.bincount(s, minlength=6) for s in bootstrap.estimators_samples_]
+    )
+    se = np.sqrt(m * p * (1 - p) / B)
+    assert np.all(np.abs(counts.mean(axis=0) - m * p) <= 4 * se)
+    assert counts[:, 0].sum() == 0  # weight 0 is never drawn
+    # a fractional max_samples is a fraction of the total weight, 10.5
+    half = BaggingRegressor(stump, n_estimators=2, max_samples=0.5).fit(
+        X, y, sample_weight=weights
+    )
+    assert all(len(s) == 5 for s in half.estimators_samples_)
+    pasting = BaggingRegressor(
+        stump, n_estimators=B, max_samples=1, bootstrap=False, random_state=0
+    )
+    with pytest.warns(UserWarning, match="bootstrap=True"):
+        pasting.fit(X, y, sample_weight=weights)
+    first = np.bincount(
+        np.concatenate(pasting.estimators_samples_), minlength=6
+    )
+    se = np.sqrt(p * (1 - p) / B)
+    assert np.all(np.abs(first / B - p) <= 4 * se)
+    # pasting draws distinct points: not more than have positive weight
+    with (
+        pytest.raises(ValueError, match="positive weight"),
+        pytest.warns(UserWarning),
+    ):
+        BaggingRegressor(stump, bootstrap=False).fit(
+            X, y, sample_weight=weights
+        )
+
+
+def test_weighted_out_of_bag_score_is_unweighted_over_every_point():
+    """As scikit-learn: zero weights are never drawn, so always out of bag,
+    and the score counts every point with an out-of-bag prediction alike."""
+    X, y = _small_classification(2, seed=4)
+    weights = integer_weights(len(y), seed=5).astype(float)
+    forest = RandomForestClassifier(25, oob_score=True, random_state=0).fit(
+        X, y, sample_weight=weights
+    )
+    drawn = np.array(
+        [np.bincount(s, minlength=len(y)) for s in forest.estimators_samples_]
+    )
+    assert not drawn[:, weights == 0].any()
+    out = drawn == 0
+    total = sum(
+        np.where(o[:, None], tree.predict_proba(X), 0.0)
+        for tree, o in zip(forest.estimators_, out)
+    )
+    seen = out.any(axis=0)
+    np.testing.assert_allclose(
+        forest.oob_decision_function_[seen],
+        total[seen] / out.sum(axis=0)[seen, None],
+        rtol=1e-12,
+    )
+    assert forest.oob_score_ == np.mean(
+        np.argmax(total[seen], axis=1) == y[seen]
+    )

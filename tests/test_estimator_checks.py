@@ -161,6 +161,26 @@ EXPECTED_FAILED_CHECKS = {
         _NOT_REPEATED_ROWS: "ties between equally good splits, as for "
         "GradientBoostingClassifier",
     },
+    # scikit-learn lists the same four as expected failures of its own
+    "BaggingClassifier": {
+        _NOT_REPEATED_ROWS: "the weights are the bootstrap's probabilities: "
+        "with max_samples=None the weighted fit draws n = 15 points and the "
+        "repeated one Σ w = 27, and the check shuffles the weighted rows, so "
+        "the same uniforms land on other rows (equal in distribution only); "
+        "with an integer max_samples and unshuffled rows, weights equal "
+        "repeats exactly (test_ensemble.py)",
+    },
+    "BaggingRegressor": {
+        _NOT_REPEATED_ROWS: "bootstrap draws, as for BaggingClassifier",
+    },
+    "RandomForestClassifier": {
+        _NOT_REPEATED_ROWS: "bootstrap draws, as for BaggingClassifier; "
+        "without bootstrap the trees take the weights and they equal "
+        "repeats (test_ensemble.py)",
+    },
+    "RandomForestRegressor": {
+        _NOT_REPEATED_ROWS: "bootstrap draws, as for RandomForestClassifier",
+    },
     # scikit-learn lists it as an expected failure of its own KMeans too
     "KMeans": {
         _NOT_REPEATED_ROWS: "the check shuffles the weighted rows, so the "

@@ -45,6 +45,7 @@ from lab_session import (
     SCROLL_ON,
     SCROLLER,
     JupyterLab,
+    bounded,
     open_notebook,
     read_markdown,
     run_all,
@@ -273,8 +274,10 @@ CHAPTERS = sorted(
 # questions, if jupyterquiz drew them.
 QUIZZES = f"""() => [...{NOTEBOOK}.content.node.querySelectorAll('[id^="selfcheck"]')]
   .map(quiz => quiz.querySelectorAll('.Quiz').length)"""
-OPEN = """path => window.jupyterapp.commands.execute('docmanager:open', {path})
+OPEN = bounded(
+    """path => window.jupyterapp.commands.execute('docmanager:open', {path})
   .then(() => true)"""
+)
 # JupyterLab has started (after page.goto): its commands can be run.
 STARTED = (
     """() => window.jupyterapp?.commands?.hasCommand('docmanager:open')"""
@@ -283,12 +286,14 @@ OPENED = f"""path => {NOTEBOOK}?.context?.path === path && {NOTEBOOK}.context.is
 # The tab of the notebook just opened: a click on it, as a reader's, gives it the focus
 # that makes it JupyterLab's current widget (opening alone does not, headless).
 OPENED_TAB = "#jp-main-dock-panel .lm-TabBar-tab.lm-mod-current"
-CLOSE = f"""async save => {{
+CLOSE = bounded(
+    f"""async save => {{
   const notebook = {NOTEBOOK};
   if (save) await notebook.context.save();
   await notebook.sessionContext.shutdown();
   notebook.dispose();
 }}"""
+)
 
 
 def lab_home(lab):
@@ -416,7 +421,7 @@ class TestQuizzesDrawInOddChapters(QuizzesDraw):
 UNOPENED = "as-cloned"  # the lab's copy of chapters/ that no other test saves
 # What JupyterLab holds for the notebook in view once its kernel has started:
 # whether its tab is marked modified, and the language_info the kernel gave.
-OPENED_STATE = f"""async () => {{
+OPENED_STATE = bounded(f"""async () => {{
   const notebook = {NOTEBOOK};
   const info = await notebook.sessionContext.session.kernel.info;
   return {{
@@ -425,7 +430,9 @@ OPENED_STATE = f"""async () => {{
       .classList.contains('jp-mod-dirty'),
     kernel_language_info: info.language_info,
   }};
-}}"""
+}}""")
+# The kernel's reply to its info request is in.
+KERNEL_INFO = bounded(f"async () => {{ await {KERNEL}.info; }}")
 
 
 OPENED_CHAPTERS = [CHAPTERS[0], CHAPTERS[8], CHAPTERS[-1]]
@@ -464,7 +471,7 @@ def test_opening_a_chapter_changes_nothing_but_the_python_version(
             path = f"{UNOPENED}/{Path(chapter).name}"
             open_chapter(page, path)
             page.wait_for_function(KERNEL_IDLE, polling=250)
-            page.evaluate(f"async () => {{ await {KERNEL}.info; }}")
+            page.evaluate(KERNEL_INFO)
             read_through(page)
             page.wait_for_timeout(1000)  # anything JupyterLab does late
             install = reader.cell(0)

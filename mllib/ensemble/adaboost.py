@@ -1,7 +1,8 @@
 r"""AdaBoost (discrete SAMME): reweight the training points, fit a weak
 learner, repeat.
 
-With weights :math:`D_t(i)` summing to one (:math:`D_1(i)=1/n`), round
+With weights :math:`D_t(i)` summing to one (:math:`D_1(i)=1/n`, or
+:math:`w_i/\sum_jw_j` for sample weights :math:`w`), round
 :math:`t` fits a weak classifier :math:`h_t` to the weighted data, measures its
 weighted error :math:`\varepsilon_t=\sum_i D_t(i)\,\mathbb 1[h_t(x_i)\ne y_i]`,
 gives it the vote
@@ -37,6 +38,14 @@ that scale: use them to rank, or calibrate them.
 \,\mathrm{imp}(h_t)/\sum_t\beta_t` of the weak learners' normalised impurity
 importances (scikit-learn's definition).
 
+**Sample weights** (scikit-learn's rule) only set :math:`D_1`. A point of
+weight zero keeps weight zero in every round (it neither trains nor counts in
+:math:`\varepsilon_t`), which is dropping it; an integer weight :math:`c` is
+:math:`c` repeated rows for any weak learner whose weighted fit equals its fit
+on repeated rows (a tree's does), since every later :math:`D_t(i)` is then the
+sum of its copies'. Positive weights are kept above machine epsilon, so a
+weight that underflows after many rounds never becomes a dropped point.
+
 Boosting stops early if a learner is perfect (:math:`\varepsilon_t=0`: it gets
 vote 1 and the loop ends) or no better than chance (:math:`\varepsilon_t\ge
 1-1/K`: it is discarded). Same parameters, fitted attributes
@@ -59,6 +68,7 @@ from ..tree import DecisionTreeClassifier
 from ..validation import (
     check_int,
     check_random_state,
+    check_sample_weight,
     check_scalar,
     encode_classes,
 )
@@ -106,17 +116,19 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         self.learning_rate = learning_rate
         self.random_state = random_state
 
-    def fit(self, X, y):
-        """Boost on ``X`` (n_samples, n_features) and labels ``y``; return
-        self."""
+    def fit(self, X, y, sample_weight=None):
+        """Boost on ``X`` (n_samples, n_features) and labels ``y``, starting
+        from :math:`D_1` proportional to ``sample_weight`` (n_samples,;
+        uniform if None); return self."""
         X, y = validate_data(self, X, y, dtype=np.float64)
+        sample_weight = check_sample_weight(sample_weight, len(y))
         # one class is allowed, as in scikit-learn: the first weak learner
         # is perfect, boosting stops, and every vote goes to the class
         self.classes_, y_index = encode_classes(
             y, allow_one_class=True, estimator=self
         )
         self.n_classes_ = len(self.classes_)
-        return self._boost(X, y_index)
+        return self._boost(X, y_index, sample_weight)
 
     def _check_params(self):
         """The weak learner to clone, the learning rate and the random
@@ -142,17 +154,22 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
             check_random_state(self.random_state),
         )
 
-    def _boost(self, X, y):
-        """The rounds of SAMME on ``X`` and class indices ``y``."""
+    def _boost(self, X, y, sample_weight):
+        """The rounds of SAMME on ``X`` and class indices ``y``, from
+        :math:`D_1` proportional to ``sample_weight``."""
         weak_learner, learning_rate, rng = self._check_params()
-        K, n = self.n_classes_, len(y)
+        K = self.n_classes_
         self.estimators_ = []
         self.estimator_weights_ = np.zeros(self.n_estimators)  # beta_t
         self.estimator_errors_ = np.ones(self.n_estimators)  # epsilon_t
-        weights = np.full(n, 1.0 / n)  # D_1(i) = 1/n
+        weights = sample_weight / sample_weight.sum()  # D_1, a new array
+        dropped = sample_weight == 0
         for t in range(self.n_estimators):
-            # a weight can underflow after many rounds: keep it above eps
-            weights = np.maximum(weights, np.finfo(float).eps)
+            # a weight can underflow after many rounds: keep it above eps,
+            # and the dropped points at 0
+            weights = np.where(
+                dropped, 0.0, np.maximum(weights, np.finfo(float).eps)
+            )
             learner = clone(weak_learner)
             if "random_state" in learner.get_params():
                 learner.set_params(random_state=int(rng.integers(2**32)))

@@ -18,6 +18,25 @@ needs (scikit-learn's semantics): refitting with more members keeps the fitted
 ones and adds those a single fit with the larger ``n_estimators`` would have
 grown.
 
+**Sample weights** (scikit-learn 1.9's rule) are the probabilities of the
+draws: a bootstrap sample draws point :math:`i` with probability
+:math:`w_i/\sum_jw_j`, and the member is fitted with the draw counts only. The
+draw inverts the cumulative weights at uniform points: for integer weights a
+uniform :math:`u` picks row :math:`\lfloor uN\rfloor` of the :math:`N=\sum_i
+w_i` repeated rows and exactly the original row it repeats, so integer weights
+equal repeated rows (zero weights dropped rows) whenever the number of draws
+is the same (an integer ``max_samples``; a float one is a fraction of
+:math:`\sum_iw_i`), and unit weights equal no weights. Without bootstrap
+(*pasting*) the draws are without replacement, successively proportional to
+the weights (an exponential race: the smallest :math:`E_i/w_i`,
+:math:`E_i\sim\mathrm{Exp}(1)`), which no longer equals repeated rows; with
+``max_samples=None`` every point is drawn once, so the weights change nothing
+(and a zero weight leaves too few points to draw: an error), which is why
+scikit-learn and mllib warn. Forests differ (see
+:mod:`mllib.ensemble.forest`). The out-of-bag score is unweighted, over every
+training point that has an out-of-bag prediction (zero weights are never
+drawn, so always out of bag), as in scikit-learn.
+
 Classifiers average the members' class probabilities (soft voting; for fully
 grown trees, whose leaves are pure, this is the majority vote); regressors
 average the predictions. Same parameters and attributes as scikit-learn's
@@ -38,7 +57,12 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..metrics import accuracy_score, r2_score
 from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
-from ..validation import check_int, check_random_state, encode_classes
+from ..validation import (
+    check_int,
+    check_random_state,
+    check_sample_weight,
+    encode_classes,
+)
 
 
 class BaseBagging(BaseEstimator):
@@ -81,9 +105,10 @@ class BaseBagging(BaseEstimator):
         """Number of features each member sees (the random subspace)."""
         return _count(self.max_features, n_features, "max_features")
 
-    def _check_params(self, n, d):
+    def _check_params(self, n, d, total_weight):
         """Draws per member, features per member and the random generator,
-        after checking the parameters (``n`` samples, ``d`` features)."""
+        after checking the parameters (``n`` samples, ``d`` features, a
+        float ``max_samples`` is a fraction of ``total_weight``)."""
         check_int(self.n_estimators, "n_estimators", low=1)
         if self.oob_score and not self.bootstrap:
             raise ValueError(
@@ -96,11 +121,7 @@ class BaseBagging(BaseEstimator):
                 "warm_start=True (as in scikit-learn): fit from scratch for "
                 "an out-of-bag score."
             )
-        n_draws = (
-            n
-            if self.max_samples is None
-            else _count(self.max_samples, n, "max_samples")
-        )
+        n_draws = _n_draws(self.max_samples, n, total_weight)
         n_features = self._n_member_features(d)
         return n_draws, n_features, check_random_state(self.random_state)
 
@@ -108,12 +129,30 @@ class BaseBagging(BaseEstimator):
     #: recompute the score over all members; scikit-learn's bagging refuses).
     _oob_warm_start = False
 
-    def _fit_members(self, X, y):
+    #: Whether, without bootstrap, the members are fitted with the caller's
+    #: weights (forests, as scikit-learn's) rather than the weights deciding
+    #: the draws (bagging).
+    _weights_to_members_without_bootstrap = False
+
+    def _fit_members(self, X, y, sample_weight):
         """Fit ``n_estimators`` members on bootstrap samples of ``(X, y)``
-        (``y`` encoded), or with ``warm_start`` only the members beyond those
-        already fitted; return self."""
+        (``y`` encoded) drawn with probabilities proportional to
+        ``sample_weight`` (validated), or with ``warm_start`` only the
+        members beyond those already fitted; return self."""
         n, d = X.shape
-        n_draws, n_features, rng = self._check_params(n, d)
+        weights_to_members = (
+            not self.bootstrap and self._weights_to_members_without_bootstrap
+        )
+        draw_weight = np.ones(n) if weights_to_members else sample_weight
+        n_draws, n_features, rng = self._check_params(n, d, draw_weight.sum())
+        if not self.bootstrap and n_draws > np.count_nonzero(draw_weight):
+            raise ValueError(
+                f"Drawing max_samples={n_draws} points without replacement "
+                f"needs as many points of positive weight; sample_weight has "
+                f"{np.count_nonzero(draw_weight)}. Use bootstrap=True or a "
+                "smaller max_samples."
+            )
+        cumulative_weight = np.cumsum(draw_weight)
         # one seed per member, drawn up front: member b's draws do not depend
         # on n_estimators
         seeds = rng.integers(2**32, size=self.n_estimators)
@@ -139,10 +178,12 @@ class BaseBagging(BaseEstimator):
             self.estimators_samples_, self.estimators_features_ = [], []
         for seed in seeds[n_fitted:]:
             member_rng = np.random.default_rng(seed)
-            drawn = (  # the bootstrap sample: n draws with replacement
-                member_rng.integers(0, n, n_draws)
+            drawn = (  # with replacement (bootstrap) or without (pasting)
+                _draw_with_replacement(member_rng, cumulative_weight, n_draws)
                 if self.bootstrap
-                else member_rng.permutation(n)[:n_draws]
+                else _draw_without_replacement(
+                    member_rng, draw_weight, n_draws
+                )
             )
             features = (  # the random subspace, if any
                 np.arange(d)
@@ -150,13 +191,18 @@ class BaseBagging(BaseEstimator):
                 else np.sort(member_rng.choice(d, n_features, replace=False))
             )
             member = self._make_estimator(int(member_rng.integers(2**32)))
+            # a point drawn c times weighs c (times its weight for a forest
+            # without bootstrap)
             counts = np.bincount(drawn, minlength=n)
+            member_weight = (
+                counts * sample_weight if weights_to_members else counts
+            )
             if "sample_weight" in inspect.signature(member.fit).parameters:
-                in_bag = np.flatnonzero(counts)  # a point drawn c times
-                member.fit(  # ... weighs c
+                in_bag = np.flatnonzero(member_weight)
+                member.fit(
                     X[np.ix_(in_bag, features)],
                     y[in_bag],
-                    sample_weight=counts[in_bag].astype(float),
+                    sample_weight=member_weight[in_bag].astype(float),
                 )
             else:
                 member.fit(X[np.ix_(drawn, features)], y[drawn])
@@ -166,6 +212,25 @@ class BaseBagging(BaseEstimator):
         if self.oob_score:
             self._set_oob_score(X, y)
         return self
+
+    def _check_weights(self, sample_weight, n):
+        """The validated weights (ones for None); warns, as scikit-learn,
+        when bagging without bootstrap is given weights."""
+        if (
+            sample_weight is not None
+            and not self.bootstrap
+            and not self._weights_to_members_without_bootstrap
+        ):
+            warnings.warn(
+                f"When fitting {type(self).__name__} with sample_weight it is "
+                "recommended to use bootstrap=True, got False: draws without "
+                "replacement do not weigh points as repeated rows would (with "
+                "max_samples=None every point of positive weight is drawn "
+                "once).",
+                UserWarning,
+                stacklevel=3,
+            )
+        return check_sample_weight(sample_weight, n)
 
     def _member_outputs(self, X):
         """Each member's prediction on its own features: a generator of
@@ -247,10 +312,12 @@ class BaggingClassifier(ClassifierMixin, BaseBagging):
     def _default_estimator(self):
         return DecisionTreeClassifier()
 
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Fit the members on bootstrap samples of ``X`` (n_samples,
-        n_features) and labels ``y``; return self."""
+        n_features) and labels ``y``, drawn with probabilities proportional
+        to ``sample_weight`` (n_samples,) if given; return self."""
         X, y = validate_data(self, X, y, dtype=np.float64)
+        sample_weight = self._check_weights(sample_weight, len(y))
         # one class is allowed, as in scikit-learn: every member predicts it
         classes, y_index = encode_classes(
             y, allow_one_class=True, estimator=self
@@ -262,7 +329,7 @@ class BaggingClassifier(ClassifierMixin, BaseBagging):
                     f"{self.classes_.tolist()}; y has {classes.tolist()}."
                 )
         self.classes_, self.n_classes_ = classes, len(classes)
-        return self._fit_members(X, y_index)
+        return self._fit_members(X, y_index, sample_weight)
 
     def _output_shape(self):
         return (self.n_classes_,)
@@ -313,11 +380,13 @@ class BaggingRegressor(RegressorMixin, BaseBagging):
     def _default_estimator(self):
         return DecisionTreeRegressor()
 
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Fit the members on bootstrap samples of ``X`` (n_samples,
-        n_features) and targets ``y``; return self."""
+        n_features) and targets ``y``, drawn with probabilities proportional
+        to ``sample_weight`` (n_samples,) if given; return self."""
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
-        return self._fit_members(X, y)
+        sample_weight = self._check_weights(sample_weight, len(y))
+        return self._fit_members(X, y, sample_weight)
 
     def _output_shape(self):
         return ()
@@ -334,6 +403,40 @@ class BaggingRegressor(RegressorMixin, BaseBagging):
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return sum(self._member_outputs(X)) / len(self.estimators_)
+
+
+def _n_draws(max_samples, n, total_weight):
+    """Draws per member: ``n`` for None, an integer in [1, n], or a fraction
+    in (0, 1] of the total weight (of ``n`` without weights), at least 1."""
+    if max_samples is None:
+        return n
+    count = _count(max_samples, n, "max_samples")
+    if isinstance(max_samples, numbers.Integral):
+        return count
+    return max(1, int(max_samples * total_weight))
+
+
+def _draw_with_replacement(rng, cumulative_weight, n_draws):
+    r"""``n_draws`` indices, index ``i`` with probability :math:`w_i/\sum_jw_j`:
+    the inverse of the cumulative weights at uniform points (the rule of
+    numpy's ``choice``). A point of weight 0 owns an empty interval and is
+    never drawn; since :math:`u<1`, :math:`u\sum_jw_j` stays below the last
+    cumulative weight, so every index is valid."""
+    uniform = rng.random(n_draws) * cumulative_weight[-1]
+    return np.searchsorted(cumulative_weight, uniform, side="right")
+
+
+def _draw_without_replacement(rng, weight, n_draws):
+    r"""``n_draws`` distinct indices drawn one after another, each with
+    probability proportional to its weight among those left: the
+    ``n_draws`` smallest of :math:`E_i/w_i`, :math:`E_i\sim\mathrm{Exp}(1)`
+    independent (the first of independent exponential clocks of rates
+    :math:`w_i` rings with probability :math:`w_i/\sum_jw_j`, and the rest
+    race on, memoryless). Weight 0 never rings; equal weights give a uniform
+    random subset."""
+    with np.errstate(divide="ignore"):
+        keys = rng.standard_exponential(len(weight)) / weight
+    return np.argsort(keys, kind="stable")[:n_draws]
 
 
 def _count(value, total, name):

@@ -18,6 +18,13 @@ draws differ. ``warm_start`` adds trees to a fitted forest and keeps the others
 grown), and ``oob_score`` may be combined with it (the score is recomputed over
 all the trees), as in scikit-learn.
 
+``fit(X, y, sample_weight)`` follows scikit-learn 1.9: with bootstrap the
+weights are the probabilities of the draws and each tree is fitted with the
+draw counts alone (:mod:`mllib.ensemble.bagging`: integer weights equal
+repeated rows for an integer ``max_samples``); without bootstrap every tree is
+fitted with the weights themselves, so integer weights equal repeated rows and
+zero weights dropped rows exactly (the trees' rule).
+
 Reference: Breiman (2001), *Random forests*; Hastie, Tibshirani & Friedman
 (2009), chapter 15.
 """
@@ -33,6 +40,7 @@ class _Forest:
     feature."""
 
     _oob_warm_start = True
+    _weights_to_members_without_bootstrap = True
 
     def _make_estimator(self, seed):
         tree = (
