@@ -139,6 +139,12 @@ class DummyClassifier(ClassifierMixin, BaseEstimator):
             row = np.eye(len(self.classes_))[np.argmax(self.class_prior_)]
         return np.tile(row, (len(X), 1))
 
+    def predict_log_proba(self, X):
+        """The logarithm of :meth:`predict_proba` (``-inf`` for a class of
+        probability 0), as scikit-learn's."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
+
     def predict(self, X):
         """The majority class for every row, shape (n_samples,)."""
         proba = self.predict_proba(X)

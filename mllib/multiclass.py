@@ -30,7 +30,10 @@ from sklearn.utils import get_tags
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .output_code import OutputCodeClassifier  # noqa: F401 (sklearn's home)
+from .output_code import (
+    OutputCodeClassifier,  # noqa: F401 (sklearn's home)
+    _ConstantPredictor,
+)
 from .validation import encode_classes
 
 
@@ -108,8 +111,10 @@ class OneVsRestClassifier(_Reduction):
     score (not a vote).
 
     With two classes a single classifier is fitted (positive class
-    ``classes_[1]``), as in scikit-learn. Cost: :math:`K` fits, each on all
-    :math:`n` samples.
+    ``classes_[1]``), as in scikit-learn. With one class nothing is fitted:
+    as in scikit-learn, a warning, one constant classifier (score 0,
+    ``predict_proba`` the two columns ``[1, 0]``) and the class predicted
+    everywhere. Cost: :math:`K` fits, each on all :math:`n` samples.
 
     **Multilabel.** Given a label-indicator matrix :math:`Y\in\{0,1\}^{n
     \times L}` (sample :math:`i` has label :math:`l` iff :math:`Y_{il} =
@@ -153,7 +158,22 @@ class OneVsRestClassifier(_Reduction):
                 return self._fit_multilabel(X, y)
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.multilabel_ = False
-        self.classes_, y_index = encode_classes(y, estimator=self)
+        self.classes_, y_index = encode_classes(
+            y, allow_one_class=True, estimator=self
+        )
+        if len(self.classes_) == 1:
+            # as scikit-learn: one binary problem, "not the class" against
+            # the class, with no positive sample: a constant 0 (score 0,
+            # predict_proba [1, 0]), and predict gives the class
+            warnings.warn(
+                f"y contains only one class ({self.classes_[0]!r}): no "
+                "binary classifier is fitted, and every prediction is that "
+                "class.",
+                UserWarning,
+                stacklevel=2,
+            )
+            self.estimators_ = [_ConstantPredictor(0)]
+            return self
         positives = (
             [1] if len(self.classes_) == 2 else range(len(self.classes_))
         )
@@ -243,21 +263,6 @@ class OneVsRestClassifier(_Reduction):
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return np.column_stack([_binary_score(e, X) for e in self.estimators_])
-
-
-class _ConstantPredictor:
-    """The classifier of a label present in all training samples (``value``
-    1) or in none (``value`` 0): it predicts ``value`` everywhere, with
-    ``value`` as its score and probability, as scikit-learn's does."""
-
-    def __init__(self, value):
-        self.value = int(value)
-
-    def decision_function(self, X):
-        return np.full(len(X), float(self.value))
-
-    def predict_proba(self, X):
-        return np.tile([1.0 - self.value, float(self.value)], (len(X), 1))
 
 
 class OneVsOneClassifier(_Reduction):

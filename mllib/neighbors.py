@@ -246,7 +246,10 @@ class KNeighborsClassifier(ClassifierMixin, _KNeighborsBase):
         """Store the training set ``X`` (n_samples, n_features) and labels
         ``y``; return self."""
         X, y = validate_data(self, X, y, dtype=np.float64)
-        self.classes_, y_index = encode_classes(y, estimator=self)
+        # one class is allowed, as in scikit-learn: every vote goes to it
+        self.classes_, y_index = encode_classes(
+            y, allow_one_class=True, estimator=self
+        )
         return self._store(X, y_index)
 
     def predict_proba(self, X):

@@ -115,6 +115,21 @@ def decode(scores, code_book, decoding="hamming"):
     return np.argmin(distance, axis=1)
 
 
+class _ConstantPredictor:
+    """The classifier of a label present in all training samples (``value``
+    1) or in none (``value`` 0): it predicts ``value`` everywhere, with
+    ``value`` as its score and probability, as scikit-learn's does."""
+
+    def __init__(self, value):
+        self.value = int(value)
+
+    def decision_function(self, X):
+        return np.full(len(X), float(self.value))
+
+    def predict_proba(self, X):
+        return np.tile([1.0 - self.value, float(self.value)], (len(X), 1))
+
+
 class OutputCodeClassifier(ClassifierMixin, BaseEstimator):
     r"""Error-correcting output-code multiclass strategy.
 
@@ -154,7 +169,10 @@ class OutputCodeClassifier(ClassifierMixin, BaseEstimator):
     (``code_book=sk.code_book_``) and base estimators that agree, the two
     predict the same with ``decoding="euclidean"``. Identical rows (likely
     for small ``code_size``) make two classes indistinguishable, in both;
-    here they raise a warning.
+    here they raise a warning. A single class is fitted as in
+    scikit-learn: every column of its one-row code book (here all low
+    bits) is constant, each fitted by a constant classifier, and every
+    prediction is the class.
     """
 
     def __init__(
@@ -180,24 +198,35 @@ class OutputCodeClassifier(ClassifierMixin, BaseEstimator):
                 f"decoding must be one of {DECODINGS}; got {self.decoding!r}."
             )
         X, y = validate_data(self, X, y, dtype=np.float64)
-        self.classes_, y_index = encode_classes(y, estimator=self)
+        # one class is allowed, as in scikit-learn: every column of its
+        # one-row code book is constant, and predict gives the class
+        self.classes_, y_index = encode_classes(
+            y, allow_one_class=True, estimator=self
+        )
         low = -1.0 if hasattr(self.estimator, "decision_function") else 0.0
         if self.code_book is None:
             code = self._random_code(len(self.classes_))
         else:
             code = self._check_code_book(len(self.classes_))
         self.code_book_ = np.where(code > 0, 1.0, low)
-        if code_distance(code) == 0:
+        if len(code) > 1 and code_distance(code) == 0:
             warnings.warn(
                 "two classes have the same code word and cannot be told "
                 "apart; increase code_size or pass a code_book.",
                 UserWarning,
             )
         self.estimators_ = [
-            clone(self.estimator).fit(X, self.code_book_[y_index, j])
+            self._fit_bit(X, self.code_book_[y_index, j])
             for j in range(code.shape[1])
         ]
         return self
+
+    def _fit_bit(self, X, bits):
+        """The binary classifier of one column; a constant one if the
+        column gives every sample the same bit (only with one class)."""
+        if np.ptp(bits) == 0:
+            return _ConstantPredictor(bits[0] > 0)
+        return clone(self.estimator).fit(X, bits)
 
     def predict(self, X):
         """The class of the nearest code word, shape (n_samples,)."""
@@ -214,6 +243,10 @@ class OutputCodeClassifier(ClassifierMixin, BaseEstimator):
                 f"code_size={self.code_size!r} gives {length} columns for "
                 f"{n_classes} classes; it must give at least one."
             )
+        if n_classes == 1:  # no column separates one class from none:
+            # every bit is the low one, so that decode reads the code
+            # book's kind (+-1 or 0/1) from it as for several classes
+            return -np.ones((1, length))
         rng = check_random_state(self.random_state)
         code = np.where(rng.random((n_classes, length)) > 0.5, 1.0, -1.0)
         constant = np.ptp(code, axis=0) == 0
@@ -234,7 +267,7 @@ class OutputCodeClassifier(ClassifierMixin, BaseEstimator):
         if not (np.isin(code, (-1, 1)).all() or np.isin(code, (0, 1)).all()):
             raise ValueError("code_book entries must be all +-1 or all 0/1.")
         code = np.where(code > 0, 1.0, -1.0)
-        if np.any(np.ptp(code, axis=0) == 0):
+        if n_classes > 1 and np.any(np.ptp(code, axis=0) == 0):
             raise ValueError(
                 "code_book has a constant column (every class on one side): "
                 "its binary problem has one class; drop that column."

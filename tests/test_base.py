@@ -56,6 +56,10 @@ def test_dummy_classifier_matches_sklearn(rng, strategy):
     ref = SkDummyClassifier(strategy=strategy).fit(X, y)
     np.testing.assert_array_equal(ours.classes_, ref.classes_)
     np.testing.assert_allclose(ours.predict_proba(X), ref.predict_proba(X))
+    with np.errstate(divide="ignore"):  # most_frequent: log 0 = -inf
+        np.testing.assert_allclose(
+            ours.predict_log_proba(X), ref.predict_log_proba(X)
+        )
     np.testing.assert_array_equal(ours.predict(X), ref.predict(X))
     assert ours.score(X, y) == pytest.approx(ref.score(X, y))
 

@@ -132,9 +132,9 @@ def test_transform_and_inverse_transform_match_sklearn(name, whiten):
         rtol=1e-7,
         atol=1e-8 * np.abs(Z).max(),
     )
-    np.testing.assert_allclose(
-        ours.inverse_transform(Z),
-        theirs.inverse_transform(Z * signs),
+    np.testing.assert_allclose(  # called by keyword: X, as scikit-learn
+        ours.inverse_transform(X=Z),
+        theirs.inverse_transform(X=Z * signs),
         rtol=1e-9,
         atol=1e-9 * np.abs(X).max(),
     )
@@ -344,7 +344,7 @@ def test_bad_input():
     model = PCA(n_components=2).fit(X)
     with pytest.raises(ValueError, match="features"):
         model.transform(X[:, :2])
-    with pytest.raises(ValueError, match="Z has 3 columns"):
+    with pytest.raises(ValueError, match="X has 3 columns"):
         model.inverse_transform(X)
 
 

@@ -607,20 +607,64 @@ def test_warm_start_with_out_of_bag_score_as_scikit_learn():
 
 @pytest.mark.parametrize("make", [RandomForestClassifier, BaggingClassifier])
 def test_a_single_class_is_fitted_as_scikit_learn_does(make):
+    """Every member predicts the one class with probability 1, and so do
+    the out-of-bag predictions (30 members: every point is out of bag for
+    some, in both draws), whose accuracy is 1."""
     X, _ = _iris()
     y = np.full(len(X), "only")
-    model = make(n_estimators=5, random_state=0).fit(X, y)
-    theirs = getattr(sk_ensemble, make.__name__)(n_estimators=5).fit(X, y)
+    model = make(n_estimators=30, oob_score=True, random_state=0).fit(X, y)
+    theirs = getattr(sk_ensemble, make.__name__)(
+        n_estimators=30, oob_score=True, random_state=0
+    ).fit(X, y)
     np.testing.assert_array_equal(model.classes_, theirs.classes_)
     assert model.n_classes_ == theirs.n_classes_ == 1
     np.testing.assert_array_equal(model.predict(X), theirs.predict(X))
     np.testing.assert_array_equal(
         model.predict_proba(X), theirs.predict_proba(X)
     )
+    np.testing.assert_array_equal(
+        model.predict_log_proba(X), theirs.predict_log_proba(X)
+    )
+    assert model.oob_score_ == theirs.oob_score_ == 1.0
+    np.testing.assert_array_equal(
+        model.oob_decision_function_, theirs.oob_decision_function_
+    )
+    np.testing.assert_array_equal(model.oob_decision_function_, 1.0)
     if make is RandomForestClassifier:
         np.testing.assert_array_equal(
             model.feature_importances_, theirs.feature_importances_
         )
+
+
+def test_adaboost_fits_a_single_class_as_scikit_learn_does():
+    """The first stump is perfect, so boosting stops after it: scikit-learn's
+    attributes, decision 0 and probability 1 of shape (n, 1). scikit-learn's
+    staged methods divide by K - 1 = 0 here; ours give the final values."""
+    X, _ = _iris()
+    y = np.full(len(X), "only")
+    ours = AdaBoostClassifier(n_estimators=5).fit(X, y)
+    theirs = sk_ensemble.AdaBoostClassifier(n_estimators=5).fit(X, y)
+    np.testing.assert_array_equal(ours.classes_, theirs.classes_)
+    assert ours.n_classes_ == theirs.n_classes_ == 1
+    assert len(ours.estimators_) == len(theirs.estimators_) == 1
+    for name in ("estimator_weights_", "estimator_errors_"):
+        np.testing.assert_array_equal(
+            getattr(ours, name), getattr(theirs, name)
+        )
+    for method in (
+        "predict",
+        "decision_function",
+        "predict_proba",
+        "predict_log_proba",
+    ):
+        np.testing.assert_array_equal(
+            getattr(ours, method)(X), getattr(theirs, method)(X)
+        )
+    np.testing.assert_array_equal(
+        ours.feature_importances_, theirs.feature_importances_
+    )
+    (staged,) = ours.staged_predict_proba(X)
+    np.testing.assert_array_equal(staged, ours.predict_proba(X))
 
 
 def test_forests_pass_max_leaf_nodes_and_ccp_alpha_to_their_trees():

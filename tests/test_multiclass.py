@@ -190,10 +190,34 @@ def test_bad_input(wrapper):
     X, y = DATA["iris"]
     with pytest.raises(NotFittedError):
         wrapper(LogisticRegression()).predict(X)
-    with pytest.raises(ValueError, match="only one class"):
-        wrapper(LogisticRegression()).fit(X, np.zeros(len(X)))
     with pytest.raises(ValueError, match="features"):
         wrapper(LogisticRegression()).fit(X, y).predict(X[:, :2])
+
+
+def test_one_class_as_scikit_learn():
+    """scikit-learn's one-vs-one refuses a single class; its one-vs-rest
+    warns and fits one constant classifier ("not the class", never
+    positive): decision 0, predict_proba [1, 0], the class predicted."""
+    X, _ = DATA["iris"]
+    y = np.full(len(X), "only")
+    with pytest.raises(ValueError, match="only one class"):
+        OneVsOneClassifier(LogisticRegression()).fit(X, y)
+    with pytest.raises(ValueError, match="one class"):
+        sk_multiclass.OneVsOneClassifier(sk_linear.LogisticRegression()).fit(
+            X, y
+        )
+    with pytest.warns(UserWarning, match="only one class"):
+        ours = OneVsRestClassifier(LogisticRegression()).fit(X, y)
+    with pytest.warns(UserWarning, match="present in all"):
+        theirs = sk_multiclass.OneVsRestClassifier(
+            sk_linear.LogisticRegression()
+        ).fit(X, y)
+    np.testing.assert_array_equal(ours.classes_, theirs.classes_)
+    for method in ("predict", "predict_proba", "decision_function"):
+        np.testing.assert_array_equal(
+            getattr(ours, method)(X), getattr(theirs, method)(X)
+        )
+    np.testing.assert_array_equal(ours.predict_proba(X[:1]), [[1.0, 0.0]])
 
 
 # --- multilabel one-vs-rest ---------------------------------------------------

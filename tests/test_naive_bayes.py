@@ -357,12 +357,12 @@ def test_bad_input():
         MultinomialNB(class_prior=[0.5, 0.6]).fit(X, y)
     with pytest.raises(ValueError, match="priors"):
         GaussianNB(priors=[1.0]).fit(X, y)
-    with pytest.raises(ValueError, match="var_smoothing"):
+    with pytest.raises(ValueError, match="var_smoothing is 0"):
         GaussianNB(var_smoothing=0).fit(np.column_stack([X, np.ones(8)]), y)
+    with pytest.raises(ValueError, match="one sample, or identical rows"):
+        GaussianNB().fit(X[:1], y[:1])  # scikit-learn's predicts NaN
     with pytest.raises(ValueError, match="no counts"):
         MultinomialNB(alpha=0).fit(np.array([[0, 0], [1, 2]]), [0, 1])
-    with pytest.raises(ValueError, match="only one class"):
-        GaussianNB().fit(X, np.zeros(8))
     for Model in (MultinomialNB, BernoulliNB, CategoricalNB, GaussianNB):
         with pytest.raises(NotFittedError):
             Model().predict(X)
@@ -570,6 +570,23 @@ def test_weights_that_leave_one_class_predict_it(model):
     fitted = Model().fit(X, y, sample_weight=y)
     np.testing.assert_array_equal(fitted.class_count_[0], 0)
     np.testing.assert_array_equal(fitted.predict(X), np.ones(len(y)))
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_single_class_is_fitted_as_scikit_learn_does(model):
+    """One class in y, or in partial_fit's classes: prior 1, so a
+    posterior of 1 everywhere and the class predicted, with scikit-learn's
+    fitted attributes."""
+    Model, Theirs = MODELS[model]
+    X, _ = digits_for(Model)
+    X, y = X[:60], np.full(60, "only")
+    ours, theirs = Model().fit(X, y), Theirs().fit(X, y)
+    assert_same_fit(ours, theirs, X)
+    np.testing.assert_array_equal(ours.classes_, theirs.classes_)
+    np.testing.assert_array_equal(ours.predict_proba(X), 1.0)
+    np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
+    batches = Model().partial_fit(X[:30], y[:30], classes=["only"])
+    assert_same_fit(batches.partial_fit(X[30:], y[30:]), theirs, X)
 
 
 @pytest.mark.parametrize("model", MODELS)

@@ -153,6 +153,25 @@ def test_k_equal_to_n_predicts_the_majority_class_everywhere():
     )
 
 
+@pytest.mark.parametrize("weights", ["uniform", "distance"])
+def test_a_single_class_is_fitted_as_scikit_learn_does(weights):
+    X, _ = CLASSIFICATION["moons"]
+    y = np.full(len(X), "only")
+    ours, theirs = (
+        Model(5, weights=weights).fit(X, y)
+        for Model in (KNeighborsClassifier, sk_neighbors.KNeighborsClassifier)
+    )
+    queries = np.vstack([X[:10], X[:10] + 0.1])  # on and off the points
+    np.testing.assert_array_equal(ours.classes_, theirs.classes_)
+    np.testing.assert_array_equal(
+        ours.predict_proba(queries), theirs.predict_proba(queries)
+    )
+    np.testing.assert_array_equal(ours.predict_proba(queries), 1.0)
+    np.testing.assert_array_equal(
+        ours.predict(queries), theirs.predict(queries)
+    )
+
+
 def test_the_training_set_is_copied_and_inputs_are_not_modified():
     X, y = CLASSIFICATION["moons"]
     X, y = X.copy(), y.copy()

@@ -812,8 +812,6 @@ def test_bad_parameters_raise(params):
 def test_bad_data_raise():
     X, y = blobs()
     with pytest.raises(ValueError):
-        MLPClassifier().fit(X, np.zeros(len(y)))  # a single class
-    with pytest.raises(ValueError):
         MLPClassifier().fit(X, y + 0.5)  # continuous labels
     with pytest.raises(ValueError, match="multilabel"):
         MLPClassifier().fit(X, np.column_stack([y, 1 - y]))
@@ -1099,6 +1097,64 @@ def test_warm_start_refuses_other_classes():
         net.fit(X, y)
         with pytest.raises(ValueError, match="same classes"):
             net.fit(X, np.where(y == 2, 5, y))
+
+
+@pytest.mark.parametrize(
+    "solver, early_stopping",
+    [("lbfgs", False), ("adam", False), ("adam", True), ("sgd", True)],
+)
+def test_a_single_class_is_fitted_as_scikit_learn_does(solver, early_stopping):
+    """scikit-learn fits a single class: one logistic output fitted to 0
+    (the probability of a class y never has), so predict_proba has two
+    columns, predict gives the class everywhere (also where the output
+    exceeds 1/2), and every validation accuracy is 1. The same seed gives
+    scikit-learn's fit, as for two classes."""
+    X, _ = blobs(n=30, seed=39)
+    y = np.full(30, "only")
+    params = {
+        "hidden_layer_sizes": (4,),
+        "alpha": 0.1,
+        "solver": solver,
+        "early_stopping": early_stopping,
+        "max_iter": 15,
+        "random_state": 0,
+    }
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        ours = MLPClassifier(**params).fit(X, y)
+        sk = SkMLPClassifier(**params).fit(X, y)
+    np.testing.assert_array_equal(ours.classes_, sk.classes_)
+    assert ours.n_outputs_ == sk.n_outputs_ == 1
+    assert ours.out_activation_ == sk.out_activation_ == "logistic"
+    np.testing.assert_allclose(ours.loss_, sk.loss_, rtol=1e-8)
+    proba = ours.predict_proba(X)
+    assert proba.shape == sk.predict_proba(X).shape == (30, 2)
+    np.testing.assert_allclose(proba, sk.predict_proba(X), atol=1e-7)
+    np.testing.assert_allclose(
+        ours.predict_log_proba(X), sk.predict_log_proba(X), rtol=1e-7
+    )
+    np.testing.assert_array_equal(ours.predict(X), sk.predict(X))
+    for model in (ours, sk):  # an output above 1/2 still predicts the class
+        model.intercepts_[-1] = model.intercepts_[-1] + 50.0
+        assert (model.predict_proba(X)[:, 1] > 0.5).all()
+        assert (model.predict(X) == "only").all()
+    if early_stopping:
+        assert ours.validation_scores_ == sk.validation_scores_
+        assert set(ours.validation_scores_) == {1.0}
+
+
+def test_partial_fit_with_a_single_class_as_scikit_learn():
+    X, _ = blobs(n=30, seed=40)
+    y = np.full(30, 7)
+    ours, sk = (
+        model(random_state=0).partial_fit(X, y, classes=[7])
+        for model in (MLPClassifier, SkMLPClassifier)
+    )
+    np.testing.assert_allclose(
+        ours.predict_proba(X), sk.predict_proba(X), atol=1e-7
+    )
+    with pytest.raises(ValueError, match="not in classes_"):
+        ours.partial_fit(X, y + 1)
 
 
 # --- Many tiny and degenerate problems ---------------------------------------

@@ -227,6 +227,22 @@ def test_classifier_decodings_and_exhaustive_code():
     assert min(accuracies.values()) > 0.4  # chance is 0.2
 
 
+@pytest.mark.parametrize("code_book", [None, [[1, -1, 1]]])
+def test_one_class_predicts_it_as_scikit_learn(code_book):
+    """Every column of a one-row code book is constant: constant
+    classifiers, whatever the base estimator (mllib's LogisticRegression
+    refuses one class), and every decoding gives the class."""
+    X, _ = data_sets()["iris"]
+    y = np.full(len(X), "only")
+    theirs = SkOutputCode(SkLogisticRegression(), random_state=0).fit(X, y)
+    for decoding in ("euclidean", "hamming", "hinge"):
+        ours = OutputCodeClassifier(
+            LogisticRegression(), code_book=code_book, decoding=decoding
+        ).fit(X, y)
+        np.testing.assert_array_equal(ours.classes_, theirs.classes_)
+        np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
+
+
 def test_bad_input():
     X, y = data_sets()["iris"]
     with pytest.raises(NotFittedError):

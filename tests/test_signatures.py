@@ -21,6 +21,10 @@ Three kinds of difference are listed:
 * ``"default"``: both have the parameter with different defaults; the
   reason says why the numbers still agree, or marks the difference OPEN
   where they do not (each such row names the issue item that closes it).
+
+Methods are compared too: every method both classes have takes
+scikit-learn's argument names, and scikit-learn's positions (so
+``pca.inverse_transform(X=Z)`` works in both).
 """
 
 import importlib
@@ -553,7 +557,8 @@ def test_scikit_learns_positional_parameters_come_first_in_its_order(ours):
 
 
 def positional(cls):
-    """The names of the parameters ``cls`` accepts by position, in order."""
+    """The names of the parameters ``cls`` (or a function) accepts by
+    position, in order."""
     return [
         name
         for name, p in parameters(cls).items()
@@ -581,3 +586,59 @@ def test_a_parameter_mllib_lacks_fails_loudly_when_set(name, parameter):
         ours(**{parameter: value})
     with pytest.raises(ValueError, match=parameter):
         build(ours).set_params(**{parameter: value})
+
+
+# --- Methods --------------------------------------------------------------
+
+
+def shared_methods(ours, theirs):
+    """{name: (mllib's, scikit-learn's)}: the public methods both classes
+    have (properties and nested classes excluded)."""
+    found = {}
+    for name in dir(ours):
+        if name.startswith("_") or isinstance(
+            inspect.getattr_static(ours, name), property
+        ):
+            continue
+        mine, other = getattr(ours, name), getattr(theirs, name, None)
+        if callable(mine) and callable(other) and not inspect.isclass(mine):
+            found[name] = mine, other
+    return found
+
+
+METHOD_PAIRS = sorted(
+    (ours.__name__, name, mine, other)
+    for ours, theirs in PAIRS.items()
+    for name, (mine, other) in shared_methods(ours, theirs).items()
+)
+
+
+def test_the_method_comparison_sees_the_methods_it_should():
+    names = {(cls, name) for cls, name, _, _ in METHOD_PAIRS}
+    for expected in (
+        ("PCA", "inverse_transform"),
+        ("PCA", "transform"),
+        ("StandardScaler", "inverse_transform"),
+        ("SGDRegressor", "fit"),
+        ("MLPClassifier", "predict_proba"),
+    ):
+        assert expected in names
+    assert len(names) >= 300
+
+
+@pytest.mark.parametrize(
+    "mine, other",
+    [pair[2:] for pair in METHOD_PAIRS],
+    ids=[f"{cls}.{name}" for cls, name, _, _ in METHOD_PAIRS],
+)
+def test_methods_take_scikit_learns_argument_names_and_positions(mine, other):
+    """Code written for scikit-learn passes method arguments by name
+    (``pca.inverse_transform(X=Z)``, ``fit(X, y, sample_weight=w)``) or by
+    position: every argument an mllib method takes has the name
+    scikit-learn's method gives it, and the arguments mllib reads by
+    position are scikit-learn's, in its order. An argument scikit-learn has
+    and mllib lacks then fails loudly (a ``TypeError``), never silently."""
+    assert set(parameters(mine)) <= set(parameters(other))
+    theirs, ours = positional(other), positional(mine)
+    shared = min(len(theirs), len(ours))
+    assert ours[:shared] == theirs[:shared]

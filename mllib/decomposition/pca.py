@@ -212,15 +212,18 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         Z = (X - self.mean_) @ self.components_.T
         return Z / np.sqrt(self.explained_variance_) if self.whiten else Z
 
-    def inverse_transform(self, Z):
+    def inverse_transform(self, X):
         r"""Map back: :math:`\hat x = \bar x + U_k z` (undoing the whitening
-        first). The result is the orthogonal projection of the original point
-        onto the fitted affine subspace."""
+        first), for the rows :math:`z` of ``X``, shape (n_samples,
+        n_components_), the output of :meth:`transform`. The result, shape
+        (n_samples, n_features), is the orthogonal projection of the original
+        point onto the fitted affine subspace. The argument is called ``X``,
+        as in scikit-learn, so ``inverse_transform(X=Z)`` works in both."""
         check_is_fitted(self)
-        Z = check_array(Z, dtype=np.float64, input_name="Z")
+        Z = check_array(X, dtype=np.float64)
         if Z.shape[1] != self.n_components_:
             raise ValueError(
-                f"Z has {Z.shape[1]} columns, but this PCA keeps "
+                f"X has {Z.shape[1]} columns, but this PCA keeps "
                 f"{self.n_components_} "
                 "components. Pass the output of transform."
             )

@@ -122,7 +122,11 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         uniform if None); return self."""
         X, y = validate_data(self, X, y, dtype=np.float64)
         sample_weight = check_sample_weight(sample_weight, len(y))
-        self.classes_, y_index = encode_classes(y, estimator=self)
+        # one class is allowed, as in scikit-learn: the first weak learner
+        # is perfect, boosting stops, and every vote goes to the class
+        self.classes_, y_index = encode_classes(
+            y, allow_one_class=True, estimator=self
+        )
         self.n_classes_ = len(self.classes_)
         return self._boost(X, y_index, sample_weight)
 
@@ -205,6 +209,9 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         K = self.n_classes_
         votes, total = np.zeros((len(X), K)), 0.0
         for learner, weight in zip(self.estimators_, self.estimator_weights_):
+            if K == 1:  # no other class to vote against: 0, as scikit-learn
+                yield np.zeros((len(X), 1))
+                continue
             # a learner votes +weight for its class and -weight/(K-1) for each
             # other class
             mine = np.eye(K, dtype=bool)[learner.predict(X)]
@@ -221,6 +228,7 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         classes, shape (n_samples,) equal to
         :math:`2\sum_t\beta_th_t(x)/\sum_t\beta_t\in[-2,2]` with
         :math:`h_t=\pm1` (positive means ``classes_[1]``), as in scikit-learn.
+        With one class, zeros of shape (n_samples, 1) (and probabilities 1).
         """
         *_, last = self.staged_decision_function(X)
         return last
@@ -245,6 +253,8 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
 
     def _proba(self, decision):
         K = self.n_classes_
+        if K == 1:
+            return np.ones_like(decision)
         if decision.ndim == 1:  # the binary decision is f_1 - f_0 = 2 f_1
             decision = np.column_stack([-decision, decision]) / 2
         else:

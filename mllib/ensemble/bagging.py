@@ -355,6 +355,12 @@ class BaggingClassifier(ClassifierMixin, BaseBagging):
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return sum(self._member_outputs(X)) / len(self.estimators_)
 
+    def predict_log_proba(self, X):
+        """The logarithm of :meth:`predict_proba` (``-inf`` for a class no
+        member gives any probability), as scikit-learn's."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
+
     def predict(self, X):
         """The class with the largest average probability, shape
         (n_samples,)."""

@@ -115,9 +115,10 @@ class SGDRegressor(LinearModel):
         self.n_iter_no_change = n_iter_no_change
         self.random_state = random_state
 
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, y, *, sample_weight=None):
         """Fit to ``X`` of shape (n_samples, n_features) and ``y``
-        (n_samples,), sample i's loss weighted by ``sample_weight[i]``."""
+        (n_samples,), sample i's loss weighted by ``sample_weight[i]``
+        (keyword-only: scikit-learn's third argument is ``coef_init``)."""
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         s = check_sample_weight(sample_weight, len(y))
         alpha, schedule = self._check_params()

@@ -101,10 +101,14 @@ class BaseNB(ClassifierMixin, BaseEstimator):
         X = self._check_features(X)
         weights = check_sample_weight(sample_weight, X.shape[0])
         if first_call:
-            if refit:  # the labels present in y
-                classes, y_index = encode_classes(y, estimator=self)
+            if refit:  # the labels present in y; one class is allowed,
+                # as in scikit-learn: its posterior is 1 everywhere
+                classes, y_index = encode_classes(
+                    y, allow_one_class=True, estimator=self
+                )
             else:
-                classes = _check_classes(classes, self)
+                check_classification_targets(classes)
+                classes = np.unique(np.asarray(classes))
                 y_index = _index_of_labels(y, classes)
             # set only once the labels are valid, so that after a failed
             # first call the next call is a first call again
@@ -139,16 +143,6 @@ class BaseNB(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return self._check_features(X)
-
-
-def _check_classes(classes, estimator):
-    classes = np.unique(np.asarray(classes))
-    if len(classes) < 2:
-        raise ValueError(
-            f"classes must list at least two labels; got {classes!r}. "
-            f"{type(estimator).__name__} needs two classes to tell apart."
-        )
-    return classes
 
 
 def _index_of_labels(y, classes):

@@ -127,10 +127,20 @@ class GaussianNB(BaseNB):
 
     def _update_estimates(self):
         if np.any(self.var_[self.class_count_ > 0] == 0):
+            if self.var_smoothing == 0:
+                cause = "var_smoothing is 0"
+                remedy = "Use var_smoothing > 0 (the default is 1e-9)."
+            else:  # epsilon_ = var_smoothing * (largest variance) = 0
+                cause = (
+                    "every feature is constant over all the training rows "
+                    "(one sample, or identical rows), so the smoothing "
+                    "epsilon_, var_smoothing times the largest variance, "
+                    "is 0 too"
+                )
+                remedy = "Fit on rows that differ in at least one feature."
             raise ValueError(
-                "A feature is constant within a class and var_smoothing "
-                "is 0, so its Gaussian has "
-                "variance 0. Use var_smoothing > 0 (the default is 1e-9)."
+                f"A feature is constant within a class and {cause}, so its "
+                f"Gaussian has variance 0. {remedy}"
             )
         if self.priors is None:
             self.class_prior_ = self.class_count_ / self.class_count_.sum()

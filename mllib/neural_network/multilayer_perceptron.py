@@ -585,7 +585,10 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
         if incremental:
             y_index = self._partial_fit_labels(y, classes)
         else:
-            classes, y_index = encode_classes(y, estimator=self)
+            # one class is fitted, as scikit-learn does: see predict_proba
+            classes, y_index = encode_classes(
+                y, allow_one_class=True, estimator=self
+            )
             previous = getattr(self, "classes_", classes)
             if not fresh and not np.array_equal(classes, previous):
                 raise ValueError(
@@ -594,7 +597,9 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
                     f"got {previous}, y has {classes}."
                 )
             self.classes_ = classes
-        binary = len(self.classes_) == 2
+        # one logistic output for two classes (the probability of the
+        # second) and for one (the probability of a class y never has)
+        binary = len(self.classes_) <= 2
         Y = (
             y_index[:, None].astype(float)
             if binary
@@ -611,11 +616,6 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
             check_classification_targets(classes)
             classes = np.unique(classes)
             if not hasattr(self, "classes_"):
-                if len(classes) < 2:
-                    raise ValueError(
-                        f"classes={classes.tolist()} names one class; "
-                        "MLPClassifier needs at least two to tell apart."
-                    )
                 self.classes_ = classes
             elif not np.array_equal(classes, self.classes_):
                 raise ValueError(
@@ -644,7 +644,9 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
 
     def _validation_score(self, Y_val, output, weights):
         # accuracy, weighted: the predicted class is that of predict
-        if Y_val.shape[1] == 1:
+        if len(self.classes_) == 1:
+            correct = np.ones(len(Y_val), dtype=bool)
+        elif Y_val.shape[1] == 1:
             correct = (output[:, 0] > 0.5) == (Y_val[:, 0] == 1)
         else:
             correct = output.argmax(axis=1) == Y_val.argmax(axis=1)
@@ -652,18 +654,29 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
 
     def predict_proba(self, X):
         """Class probabilities, shape (n_samples, K), columns in the order of
-        ``classes_``."""
+        ``classes_``.
+
+        With one class (``K = 1``) the shape is (n_samples, 2), as in
+        scikit-learn: the network has one logistic output :math:`p`, fitted
+        to the target 0 on every sample (the probability of a class that
+        ``y`` never has), and the columns are :math:`1-p`, the probability
+        of ``classes_[0]``, and :math:`p`."""
         proba = self._predict_output(X)
-        if len(self.classes_) == 2:
+        if len(self.classes_) <= 2:
             return np.column_stack([1 - proba[:, 0], proba[:, 0]])
         return proba
 
+    def predict_log_proba(self, X):
+        """The logarithm of :meth:`predict_proba`, as scikit-learn's."""
+        return np.log(self.predict_proba(X))
+
     def predict(self, X):
         """The most probable class for each row of ``X``, shape
-        (n_samples,)."""
+        (n_samples,); ``classes_[0]`` everywhere if there is one class."""
         # first, so that an unfitted model raises NotFittedError
         proba = self.predict_proba(X)
-        return self.classes_[np.argmax(proba, axis=1)]
+        # [:, :K]: with one class the second column is no class of ours
+        return self.classes_[np.argmax(proba[:, : len(self.classes_)], axis=1)]
 
 
 class MLPRegressor(RegressorMixin, _BaseMLP):
