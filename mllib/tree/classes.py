@@ -238,8 +238,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         """Grow (and prune) the tree on ``X`` (n_samples, n_features) and
         labels ``y``; return self."""
         X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True)
-        # the whole y: the message names its type ("continuous-multioutput")
-        check_classification_targets(y)
+        if y.ndim == 2:  # so that a message names the type of the whole y
+            check_classification_targets(y)  # ("continuous-multioutput")
         columns = y.reshape(len(y), -1).T
         self.n_outputs_ = len(columns)
         # one class is allowed: the tree is then a single leaf, as in
