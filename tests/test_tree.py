@@ -1371,3 +1371,32 @@ def test_several_outputs_bad_input_as_scikit_learn():
     theirs = sk_tree.DecisionTreeClassifier(max_depth=2).fit(X, indicator)
     np.testing.assert_array_equal(ours.n_classes_, theirs.n_classes_)
     assert ours.predict(X).shape == theirs.predict(X).shape == indicator.shape
+
+
+@pytest.mark.parametrize("n_outputs", [1, 2])
+def test_scikit_learn_export_graphviz_draws_these_trees(n_outputs):
+    """tree_ has scikit-learn's n_outputs, n_classes and max_n_classes, so
+    sklearn.tree.export_graphviz (which takes any fitted tree) writes the
+    same text, colours included, for mllib's tree as for scikit-learn's."""
+    X, labels, targets = _one_feature_outputs(3, n_outputs)
+    if n_outputs == 1:
+        labels, targets = labels[:, 0], targets[:, 0]
+    for ours, theirs, y in [
+        (
+            DecisionTreeClassifier(max_depth=3),
+            sk_tree.DecisionTreeClassifier(max_depth=3),
+            labels,
+        ),
+        (
+            DecisionTreeRegressor(max_leaf_nodes=5, ccp_alpha=0.01),
+            sk_tree.DecisionTreeRegressor(max_leaf_nodes=5, ccp_alpha=0.01),
+            targets,
+        ),
+    ]:
+        a, b = ours.fit(X, y).tree_, theirs.fit(X, y).tree_
+        assert a.n_outputs == b.n_outputs == n_outputs
+        assert a.max_n_classes == b.max_n_classes
+        np.testing.assert_array_equal(a.n_classes, b.n_classes)
+        assert sk_tree.export_graphviz(
+            ours, filled=True
+        ) == sk_tree.export_graphviz(theirs, filled=True)
