@@ -74,6 +74,28 @@ QUIZ_STYLE = """
 .self-check .correctButton, .self-check .incorrectButton { color: #fafafa; }
 .self-check input.sr-only { position: absolute; opacity: 0; }
 """
+# JupyterLab (with jupyterlab-myst) renders each cell on its own, so a
+# solution written as solution-start ... solution-end around a code cell is
+# a dropdown that ends its markdown cell (the book's only dropdowns of
+# exercises are solutions), the code cell after it, and an empty box where
+# the next markdown cell ends it; and running a cell unfolds its output
+# whatever its metadata says, so that after Run All the solution's output
+# shows under its closed dropdown. These rules, which every self-check
+# output brings, keep the code cells after a closed solution out of sight
+# until the reader opens it, and drop the empty box. On the website and in
+# the PDF, which join the solution's parts themselves, nothing matches.
+CLOSED_SOLUTION = (
+    ".jp-MarkdownCell:has(.myst > details.myst-exercise:last-child"
+    ":not([open]))"
+)
+SOLUTION_STYLE = f"""
+{CLOSED_SOLUTION} + .jp-CodeCell,
+{CLOSED_SOLUTION} + .jp-CodeCell + .jp-CodeCell,
+{CLOSED_SOLUTION} + .jp-CodeCell + .jp-CodeCell + .jp-CodeCell {{
+  display: none; }}
+.jp-MarkdownCell .myst > aside.myst-exercise:has(
+  > .myst-exercise-body:empty) {{ display: none; }}
+"""
 # jupyterquiz's code, defined once per page however many quizzes show it.
 # It typesets its text with the page's MathJax after every answer, and where
 # that MathJax has no typeset() (JupyterLab's) it loads MathJax from a CDN.
@@ -221,6 +243,7 @@ def _quiz_library():
         f".self-check {{ {colours}}}\n"
         + package.joinpath("styles.css").read_text()
         + QUIZ_STYLE
+        + SOLUTION_STYLE
     )
     code = "\n".join(f.read_text() for f in scripts)
     for text, end in ((style, "</style"), (code, "</script")):

@@ -199,43 +199,53 @@ def test_correction_boxes_are_boxes(chapter):
     screenshot(corrections.first, "correction")
 
 
-def solution_cells(page):
-    """Indices of the cells holding a solution's start, and of the code cells folded
-    after each (from the notebook's model, as JupyterLab holds it)."""
-    return page.evaluate(f"""() => {{
-      const cells = [...{NOTEBOOK}.content.model.cells];
-      const starts = cells.map((c, i) => c.type === 'markdown'
-        && c.sharedModel.getSource().includes('{{solution-start}}') ? i : -1).filter(i => i >= 0);
-      const hidden = cells.map((c, i) => c.getMetadata('jupyter')?.source_hidden ? i : -1)
-        .filter(i => i >= 0);
-      return {{starts, hidden}};
-    }}""")
+def solution_starts(page):
+    """Indices of the cells holding a solution's start (from the notebook's
+    model, as JupyterLab holds it)."""
+    return page.evaluate(f"""() => [...{NOTEBOOK}.content.model.cells]
+      .map((c, i) => c.type === 'markdown'
+        && c.sharedModel.getSource().includes('{{solution-start}}') ? i : -1)
+      .filter(i => i >= 0)""")
+
+
+# Where a reader clicks a solution's summary: at its left end, the marker
+# (its middle is the link to the exercise, which navigates instead).
+AT_THE_MARKER = {"x": 4, "y": 8}
 
 
 def test_solutions_are_folded_until_asked_for(chapter):
     page = chapter.page
-    cells = solution_cells(page)
-    assert len(cells["starts"]) >= 3 and cells["hidden"], cells
-    for index in cells["starts"]:
+    starts = solution_starts(page)
+    code = gated_solution_code(CHAPTER)  # code cell -> its solution's start
+    assert len(starts) >= 3 and code, (starts, code)
+    for index in starts:
         dropdown = chapter.cell(index).locator("details.myst-exercise").last
         expect(dropdown.locator("summary")).to_contain_text("Solution to")
         expect(dropdown).not_to_have_attribute("open", re.compile(".*"))
         expect(dropdown.locator(".details-body")).to_be_hidden()
-    for index in cells["hidden"]:
-        cell = chapter.cell(index)
-        expect(cell.locator(".jp-InputPlaceholder")).to_be_visible()
-        expect(cell.locator(".jp-InputArea-editor")).to_be_hidden()
-    first, code = cells["starts"][0], cells["hidden"][0]
-    chapter.cell(first).evaluate("cell => cell.scrollIntoView()")
-    screenshot(
-        page, "solution-folded"
-    )  # the exercise, its folded solution and code
-    # A click opens each, as a reader asks for the solution.
-    dropdown = chapter.cell(first).locator("details.myst-exercise").last
-    dropdown.locator("summary").click()
+    for index in code:  # out of sight with their closed solution
+        expect(
+            page.locator(f'{CELLS}[data-windowed-list-index="{index}"]')
+        ).to_be_hidden()
+    index, start = next(iter(code.items()))
+    chapter.cell(start).evaluate("cell => cell.scrollIntoView()")
+    screenshot(page, "solution-folded")  # the exercise, its folded solution
+    # A click opens the solution, as a reader asks for it: its code cell
+    # shows, folded to a line, and opens on a click too.
+    dropdown = chapter.cell(start).locator("details.myst-exercise").last
+    dropdown.locator("summary").click(position=AT_THE_MARKER)
     expect(dropdown.locator(".details-body")).to_be_visible()
-    chapter.cell(code).locator(".jp-InputPlaceholder").click()
-    expect(chapter.cell(code).locator(".jp-InputArea-editor")).to_be_visible()
+    placeholder = chapter.cell(index).locator(".jp-InputPlaceholder")
+    expect(placeholder).to_be_visible()
+    placeholder.click()
+    expect(chapter.cell(index).locator(".jp-InputArea-editor")).to_be_visible()
+    screenshot(page, "solution-opened")
+    # The markdown cell after the code starts with the solution's end, which
+    # jupyterlab-myst draws as an empty box: not shown.
+    end = chapter.cell(index + 1).locator(".myst > aside.myst-exercise").first
+    expect(end).to_be_attached()
+    expect(end.locator(".myst-exercise-body")).to_be_empty()
+    expect(end).to_be_hidden()
 
 
 # the frame an interactive_figure shows: the one image of its Stack in view
@@ -335,11 +345,130 @@ def drawn(page, expected):
     return page.evaluate(QUIZZES)
 
 
+def gated_solution_code(path):
+    """The code cells of a chapter's solutions, by index, each with the index
+    of the markdown cell that opens its solution (sphinx-exercise's
+    solution-start ... solution-end around code cells), from its source."""
+    cells = json.loads((ROOT / path).read_text())["cells"]
+    found, start = {}, None
+    for index, cell in enumerate(cells):
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "markdown":
+            markers = re.findall(
+                r"```\{(solution-start|solution-end)\}", source
+            )
+            if markers:
+                start = index if markers[-1] == "solution-start" else None
+        elif start is not None:
+            found[index] = start
+    return found
+
+
+# What a reader sees of a solution's code cell: its code and its output (if
+# it has one), each shown or folded to a line.
+SOLUTION_CODE_SHOWN = f"""index => {{
+  const node = {NOTEBOOK}.content.widgets[index].node;
+  const shown = selector => [...node.querySelectorAll(selector)]
+    .some(e => e.checkVisibility() && e.getBoundingClientRect().height > 0);
+  const output = node.querySelector('.jp-OutputArea');
+  return {{
+    code: shown('.jp-InputPlaceholder, .jp-InputArea-editor'),
+    output: shown('.jp-OutputArea') && output.innerText.trim() !== ''
+      || shown('.jp-OutputPlaceholder'),  // its output folded to a line
+    has_output: {NOTEBOOK}.content.model.cells.get(index).outputs.length > 0,
+  }};
+}}"""
+
+
+def shown_once_in_view(page, index):
+    """SOLUTION_CODE_SHOWN for a cell scrolled into view, once its code and
+    its output (if it has one) show, or after 20 s: the notebook renders a
+    cell's contents only near the view."""
+    page.evaluate(  # not Playwright's scrolling, which waits for it to show
+        f"index => {NOTEBOOK}.content.widgets[index].node"
+        ".scrollIntoView({block: 'center'})",
+        index,
+    )
+    try:
+        page.wait_for_function(
+            f"""index => {{
+              const seen = ({SOLUTION_CODE_SHOWN})(index);
+              return seen.code && seen.output === seen.has_output;
+            }}""",
+            arg=index,
+            timeout=20_000,
+            polling=250,
+        )
+    except PlaywrightTimeout:
+        pass  # what shows then is reported
+    return page.evaluate(SOLUTION_CODE_SHOWN, index)
+
+
+# jupyterlab-myst draws a markdown cell again, as a new element, while the
+# notebook's other cells render (for seconds after a notebook opens), and a
+# redrawn dropdown is closed. A dropdown counts as settled once the same
+# element has stayed for 2 s.
+DROPDOWN_SETTLED = f"""start => {{
+  const found = {NOTEBOOK}.content.widgets[start].node
+    .querySelectorAll('.myst > details.myst-exercise');
+  const details = found[found.length - 1];
+  if (!details) return false;
+  details.dataset.drawnAt = details.dataset.drawnAt || Date.now();
+  return Date.now() - details.dataset.drawnAt > 2000;
+}}"""
+
+
+def solutions_seen(page, path):
+    """For each solution's code cell: what shows of its code and output
+    while its solution is closed, and once the solution is opened (then
+    closed again); or why it could not be seen. Once every cell is rendered,
+    each solution's dropdown is brought into view, left to settle
+    (DROPDOWN_SETTLED) and opened through its ``open`` property (the click
+    itself is test_solutions_are_folded_until_asked_for's); if a redraw
+    closes it meanwhile, it is opened again, up to three times."""
+    by_start = {}
+    for index, start in gated_solution_code(path).items():
+        by_start.setdefault(start, []).append(index)
+    page.wait_for_function(
+        f"() => !{NOTEBOOK}.content.widgets.some(w => w.isPlaceholder())",
+        timeout=120_000,
+        polling=500,
+    )
+    seen = {}
+    for start, indices in by_start.items():
+        cell = page.locator(f'{CELLS}[data-windowed-list-index="{start}"]')
+        dropdown = cell.locator(".myst > details.myst-exercise").last
+        for attempt in range(1, 4):
+            try:
+                cell.scroll_into_view_if_needed()
+                page.wait_for_function(
+                    DROPDOWN_SETTLED, arg=start, timeout=60_000, polling=250
+                )
+            except PlaywrightTimeout:
+                found = {"error": f"cell {start} drew no dropdown"}
+                break
+            was_open = dropdown.evaluate("details => details.open")
+            closed = [page.evaluate(SOLUTION_CODE_SHOWN, i) for i in indices]
+            dropdown.evaluate("details => { details.open = true; }")
+            opened = [shown_once_in_view(page, i) for i in indices]
+            redrawn = not dropdown.evaluate("details => details.open")
+            dropdown.evaluate("details => { details.open = false; }")
+            found = {"open at first": was_open, "attempts": attempt}
+            if not redrawn:
+                break
+        for k, index in enumerate(indices):
+            seen[index] = dict(found)
+            if "error" not in found:
+                seen[index].update(closed=closed[k], opened=opened[k])
+    return seen
+
+
 @pytest.fixture(scope="class")
 def quizzes_drawn(request, browser, lab):
     """Every chapter of the class's share run (Run All) and saved, one after
     another in one JupyterLab page, then every one of them opened again in
-    a new page: the questions drawn per quiz, each time, by chapter."""
+    a new page: the questions drawn per quiz, and what shows of each
+    solution's code, each time, by chapter."""
     chapters = request.cls.CHAPTERS
     found = {}
     reader = Reader(browser)
@@ -355,6 +484,7 @@ def quizzes_drawn(request, browser, lab):
                 "expected": self_check_calls(path),
                 "after Run All": drawn(page, self_check_calls(path)),
                 "errors": page.evaluate(ERROR_OUTPUTS),
+                "solutions after Run All": solutions_seen(page, path),
             }
             page.evaluate(CLOSE, True)  # saved, and its kernel shut down
         page.goto(lab_home(lab))  # a new JupyterLab page, as the next day
@@ -363,6 +493,9 @@ def quizzes_drawn(request, browser, lab):
             open_chapter(page, path)
             found[path]["after reopening"] = drawn(
                 page, self_check_calls(path)
+            )
+            found[path]["solutions after reopening"] = solutions_seen(
+                page, path
             )
             page.evaluate(CLOSE, False)
         found["left the machine"] = reader.left_the_machine
@@ -379,6 +512,8 @@ def quizzes_drawn(request, browser, lab):
 def test_every_chapter_has_quizzes_to_check():
     """Guards the tests below against checking nothing."""
     assert all(self_check_calls(path) for path in CHAPTERS), CHAPTERS
+    with_code = [path for path in CHAPTERS if gated_solution_code(path)]
+    assert len(with_code) >= 10, with_code
 
 
 class QuizzesDraw:
@@ -404,6 +539,29 @@ class QuizzesDraw:
         assert not quizzes_drawn["left the machine"], quizzes_drawn[
             "left the machine"
         ]
+
+    def test_solution_code_shows_only_in_an_opened_solution(
+        self, quizzes_drawn, path
+    ):
+        """JupyterLab renders each cell alone: a solution's code cells follow
+        its (empty) dropdown, and running a cell unfolds its output whatever
+        its metadata says. They must stay out of sight while the solution is
+        closed, and show, with their output, once it is opened."""
+        found = quizzes_drawn[path]
+        for moment in ("after Run All", "after reopening"):
+            for index, seen in found[f"solutions {moment}"].items():
+                assert "error" not in seen, f"{path}, {moment}: {seen}"
+                assert not seen["open at first"], f"{path}, {moment}: {seen}"
+                closed, opened = seen["closed"], seen["opened"]
+                assert not closed["code"] and not closed["output"], (
+                    f"{path}, {moment}: cell {index} of a closed solution "
+                    f"shows {seen['closed']}"
+                )
+                assert opened["code"], seen
+                assert opened["output"] == opened["has_output"], (
+                    f"{path}, {moment}: cell {index} of an opened solution "
+                    f"shows {seen['opened']}"
+                )
 
 
 @pytest.mark.parametrize("path", CHAPTERS[0::2])
