@@ -370,11 +370,10 @@ SOLUTION_CODE_SHOWN = f"""index => {{
   const node = {NOTEBOOK}.content.widgets[index].node;
   const shown = selector => [...node.querySelectorAll(selector)]
     .some(e => e.checkVisibility() && e.getBoundingClientRect().height > 0);
-  const output = node.querySelector('.jp-OutputArea');
   return {{
     code: shown('.jp-InputPlaceholder, .jp-InputArea-editor'),
-    output: shown('.jp-OutputArea') && output.innerText.trim() !== ''
-      || shown('.jp-OutputPlaceholder'),  // its output folded to a line
+    // an output (text or figure), or the line it is folded to
+    output: shown('.jp-OutputArea-output, .jp-OutputPlaceholder'),
     has_output: {NOTEBOOK}.content.model.cells.get(index).outputs.length > 0,
   }};
 }}"""
