@@ -213,12 +213,12 @@ def enet_coordinate_descent_gram(
     gap_tol = tol * y_norm2
 
     def gap_of(w):
-        gram_w = gram @ w
+        gram_w, w_Xy = gram @ w, w @ Xy
         return _gap_from_products(
             w,
-            y_norm2 - 2 * (w @ Xy) + w @ gram_w,  # ‖r‖²
+            y_norm2 - 2 * w_Xy + w @ gram_w,  # ‖r‖²
             Xy - gram_w,  # Xᵀr
-            y_norm2 - w @ Xy,  # rᵀy
+            y_norm2 - w_Xy,  # rᵀy
             l1_reg,
             l2_reg,
             positive,
