@@ -10,6 +10,7 @@ at a time; with more than two classes, one such problem per class
 import warnings
 
 import numpy as np
+from scipy import sparse
 from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import compute_class_weight
@@ -115,24 +116,22 @@ class BaseSGDClassifier(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
         )
         n_rows = 1 if n_classes == 2 else n_classes
         average = settings["average"]
-        if not hasattr(self, "coef_") or coef_init is not None:
-            coef, intercept = _initial_weights(
-                coef_init, intercept_init, n_rows, X.shape[1]
-            )
-            average_coef, average_intercept = (
-                np.zeros_like(coef),
-                np.zeros(n_rows),
-            )
-        elif average:  # partial_fit continues both the iterate and the mean
-            coef, intercept = self._standard_coef, self._standard_intercept
-            average_coef = self._average_coef
-            average_intercept = self._average_intercept
-        else:
-            coef, intercept = self.coef_, self.intercept_
-            average_coef, average_intercept = (
-                np.zeros_like(coef),
-                np.zeros(n_rows),
-            )
+        if hasattr(self, "coef_") and coef_init is None:
+            # partial_fit: continue from the current weights
+            coef_init, intercept_init = self.coef_, self.intercept_
+            if average and hasattr(self, "_standard_coef"):
+                # ... and from the plain iterate under the running mean
+                coef_init = self._standard_coef
+                intercept_init = self._standard_intercept
+        if sparse.issparse(coef_init):  # after sparsify()
+            coef_init = coef_init.toarray()
+        coef, intercept = _initial_weights(
+            coef_init, intercept_init, n_rows, X.shape[1]
+        )
+        average_coef, average_intercept = np.zeros_like(coef), np.zeros(n_rows)
+        if average and hasattr(self, "_average_coef") and not first_call:
+            average_coef = self._average_coef.copy()
+            average_intercept = self._average_intercept.copy()
         # (positive class, its weight, the others' weight) per problem
         problems = (
             [(1, class_weight[1], class_weight[0])]
@@ -192,7 +191,14 @@ class BaseSGDClassifier(LinearClassifierMixin, ClassifierMixin, BaseEstimator):
             coef_init = self.coef_ if coef_init is None else coef_init
             if intercept_init is None:
                 intercept_init = self.intercept_
-        for name in ("classes_", "coef_", "t_", "_partial_fit_rng"):
+        for name in (
+            "classes_",
+            "coef_",
+            "t_",
+            "_partial_fit_rng",
+            "_standard_coef",
+            "_average_coef",
+        ):
             vars(self).pop(name, None)  # fit starts afresh
         runs = self._fit_one_vs_all(
             X,
