@@ -479,8 +479,9 @@ def plain_sgd(
                 v += x * (update / scale)
                 if fit_intercept:
                     b += update
-                if penalty is not None:
+                if monitor and with_l2:  # only the objective reads them
                     sq_norm = float(v @ v) * scale * scale
+                if monitor and with_l1:
                     l1_norm = float(np.abs(v).sum()) * scale
             if with_l1:
                 cumulative_l1 += l1_ratio * eta * alpha
