@@ -1,5 +1,7 @@
 """mllib.ensemble: AdaBoost and gradient boosting against scikit-learn; bagging and forests by their definitions."""
 
+import itertools
+
 import numpy as np
 import pytest
 from sample_weights import check_bad_weights_raise, integer_weights, repeated
@@ -13,6 +15,8 @@ from sklearn.datasets import (
     make_friedman1,
 )
 
+from mllib import ensemble as mllib_ensemble
+from mllib.dummy import DummyClassifier
 from mllib.ensemble import (
     AdaBoostClassifier,
     BaggingClassifier,
@@ -23,6 +27,7 @@ from mllib.ensemble import (
     RandomForestRegressor,
 )
 from mllib.exceptions import NotFittedError
+from mllib.linear_model import Perceptron
 from mllib.neighbors import KNeighborsClassifier
 from mllib.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
@@ -380,11 +385,18 @@ def test_bootstrap_samples_hold_about_63_percent_of_the_points():
         BaggingClassifier(
             n_estimators=30, max_features=0.5, oob_score=True, random_state=0
         ),
+        BaggingClassifier(
+            n_estimators=30,
+            max_features=0.5,
+            bootstrap_features=True,
+            oob_score=True,
+            random_state=0,
+        ),
         RandomForestClassifier(
             n_estimators=30, oob_score=True, random_state=0
         ),
     ],
-    ids=["bagging", "random-subspace", "forest"],
+    ids=["bagging", "random-subspace", "bootstrap-features", "forest"],
 )
 def test_out_of_bag_predictions_are_the_average_of_the_members_that_left_the_point_out(
     ensemble,
@@ -675,6 +687,251 @@ def test_forests_pass_max_leaf_nodes_and_ccp_alpha_to_their_trees():
     for tree in forest.estimators_:
         assert tree.max_leaf_nodes == 6 and tree.ccp_alpha == 1.0
         assert tree.get_n_leaves() <= 6
+
+
+# --------------- forests' paths, bagging's feature draws, max_samples (issue 24)
+
+
+def _check_paths(forest, X):
+    """Every row's columns of tree b in the indicator are a root-to-leaf
+    path of that tree (the root, then each node a child of the one before)
+    that ends at the leaf ``apply`` gives; ``n_nodes_ptr`` is the
+    cumulative node count. Written from the trees' arrays alone, so it
+    checks scikit-learn's forests too."""
+    indicator, n_nodes_ptr = forest.decision_path(X)
+    leaves = forest.apply(X)
+    trees = [estimator.tree_ for estimator in forest.estimators_]
+    assert indicator.format == "csr"
+    assert leaves.shape == (len(X), len(trees))
+    np.testing.assert_array_equal(
+        n_nodes_ptr, np.cumsum([0] + [tree.node_count for tree in trees])
+    )
+    assert indicator.shape == (len(X), n_nodes_ptr[-1])
+    assert set(indicator.data) == {1}
+    dense = indicator.toarray()
+    for b, tree in enumerate(trees):
+        block = dense[:, n_nodes_ptr[b] : n_nodes_ptr[b + 1]]
+        for row, leaf in zip(block, leaves[:, b]):
+            path = np.flatnonzero(row)  # a parent's id is below its child's
+            assert path[0] == 0
+            for parent, child in itertools.pairwise(path):
+                assert child in (
+                    tree.children_left[parent],
+                    tree.children_right[parent],
+                )
+            assert tree.children_left[path[-1]] == -1  # a leaf
+            assert path[-1] == leaf
+    return indicator, n_nodes_ptr
+
+
+@pytest.mark.parametrize(
+    "name, data",
+    [("RandomForestClassifier", _iris), ("RandomForestRegressor", _diabetes)],
+)
+def test_forest_decision_path_stacks_each_trees_root_to_leaf_paths(name, data):
+    """scikit-learn's structure (the same check passes on its forest), and
+    each tree's block is that tree's own decision_path and apply."""
+    X, y = data()
+    X_test = X[::7]
+    params = {"n_estimators": 4, "max_depth": 5, "random_state": 0}
+    ours = getattr(mllib_ensemble, name)(**params).fit(X, y)
+    theirs = getattr(sk_ensemble, name)(**params).fit(X, y)
+    indicator, n_nodes_ptr = _check_paths(ours, X_test)
+    their_indicator, their_ptr = _check_paths(theirs, X_test)
+    assert n_nodes_ptr.dtype.kind == their_ptr.dtype.kind == "i"
+    assert len(n_nodes_ptr) == len(their_ptr) == 5
+    assert indicator.dtype.kind == their_indicator.dtype.kind == "i"
+    for b, tree in enumerate(ours.estimators_):
+        columns = slice(n_nodes_ptr[b], n_nodes_ptr[b + 1])
+        np.testing.assert_array_equal(
+            indicator[:, columns].toarray(),
+            tree.decision_path(X_test).toarray(),
+        )
+        np.testing.assert_array_equal(
+            ours.apply(X_test)[:, b], tree.apply(X_test)
+        )
+
+
+@pytest.mark.parametrize(
+    "name, data",
+    [
+        ("RandomForestClassifier", _binary),
+        ("RandomForestRegressor", _friedman),
+    ],
+)
+def test_forest_paths_match_scikit_learns_when_the_trees_do(name, data):
+    """Without bootstrap and searching every feature, each tree is the one
+    CART tree of depth 4 on float32 data without tied splits (deeper, the
+    classifier's small nodes tie and the libraries break ties differently),
+    in both libraries: the same node counts, the same number of nodes on
+    every path and the same predictions (up to rounding)."""
+    X, y = data()
+    params = {
+        "n_estimators": 3,
+        "max_depth": 4,
+        "max_features": None,
+        "bootstrap": False,
+        "random_state": 0,
+    }
+    ours = getattr(mllib_ensemble, name)(**params).fit(X, y)
+    theirs = getattr(sk_ensemble, name)(**params).fit(X, y)
+    indicator, n_nodes_ptr = ours.decision_path(X)
+    their_indicator, their_ptr = theirs.decision_path(X)
+    np.testing.assert_array_equal(n_nodes_ptr, their_ptr)
+    np.testing.assert_array_equal(
+        np.asarray(indicator.sum(axis=1)),
+        np.asarray(their_indicator.sum(axis=1)),
+    )
+    np.testing.assert_allclose(
+        _outputs(ours, X), _outputs(theirs, X), rtol=1e-12
+    )
+
+
+def test_forest_paths_refuse_bad_input():
+    X, y = _iris()
+    for method in ("apply", "decision_path"):
+        with pytest.raises(NotFittedError):
+            getattr(RandomForestClassifier(), method)(X)
+    forest = RandomForestClassifier(3, random_state=0).fit(X, y)
+    for method in ("apply", "decision_path"):
+        with pytest.raises(ValueError, match="features"):
+            getattr(forest, method)(X[:, :2])
+    assert not hasattr(BaggingClassifier(), "decision_path")  # as theirs
+
+
+@pytest.mark.parametrize("bootstrap_features", [True, False])
+def test_feature_draws_have_the_statistics_of_their_scheme(
+    bootstrap_features,
+):
+    """k of d features per member: with replacement each member's count of
+    feature j is Binomial(k, 1/d) and its number of distinct features has
+    mean d (1 - (1 - 1/d)^k); without, k distinct features, each present
+    with probability k/d. Over 10 seeds of 20 members, every mean within
+    four standard errors (binomial ones for the counts)."""
+    d, k = 5, 4
+    X = np.random.default_rng(0).normal(size=(30, d))
+    y = np.arange(30) % 2
+    draws = np.array(
+        [
+            features
+            for seed in range(10)
+            for features in BaggingClassifier(
+                DummyClassifier(),
+                n_estimators=20,
+                max_features=k,
+                bootstrap_features=bootstrap_features,
+                random_state=seed,
+            )
+            .fit(X, y)
+            .estimators_features_
+        ]
+    )
+    B = len(draws)
+    assert draws.shape == (B, k)
+    counts = np.array([np.bincount(f, minlength=d) for f in draws])
+    distinct = (counts > 0).sum(axis=1)
+    if bootstrap_features:
+        p, n_trials = 1 / d, B * k  # every draw picks j with probability p
+        expected_distinct = d * (1 - (1 - 1 / d) ** k)
+        se = distinct.std(ddof=1) / np.sqrt(B)
+        assert abs(distinct.mean() - expected_distinct) < 4 * se
+        assert (counts > 1).any()  # repetitions do happen
+    else:
+        p, n_trials = k / d, B  # each member holds j with probability p
+        np.testing.assert_array_equal(distinct, k)
+    totals = counts.sum(axis=0)
+    se = np.sqrt(n_trials * p * (1 - p))
+    assert np.all(np.abs(totals - n_trials * p) < 4 * se)
+
+
+@pytest.mark.parametrize("bootstrap_features", [True, False])
+def test_bagging_predicts_with_each_members_own_columns(bootstrap_features):
+    """The ensemble's output is recomputed here from the members and their
+    columns: the mean probability (a vote for members without
+    predict_proba), the mean regression prediction; each member was fitted
+    on exactly its columns, repeated ones included."""
+    X, y = _iris()
+    options = {
+        "n_estimators": 7,
+        "max_features": 3,
+        "bootstrap_features": bootstrap_features,
+        "random_state": 1,
+    }
+    for member in (DecisionTreeClassifier(max_depth=2), Perceptron()):
+        bag = BaggingClassifier(member, **options).fit(X, y)
+        proba = np.zeros((len(X), 3))
+        for member, features in zip(bag.estimators_, bag.estimators_features_):
+            assert member.n_features_in_ == len(features) == 3
+            if hasattr(member, "predict_proba"):
+                proba[:, member.classes_] += member.predict_proba(
+                    X[:, features]
+                )
+            else:
+                proba[np.arange(len(X)), member.predict(X[:, features])] += 1
+        proba /= len(bag.estimators_)
+        np.testing.assert_allclose(bag.predict_proba(X), proba, rtol=1e-12)
+        np.testing.assert_array_equal(
+            bag.predict(X), bag.classes_[np.argmax(proba, axis=1)]
+        )
+    X, y = _diabetes()
+    bag = BaggingRegressor(**options).fit(X, y)
+    mean = np.mean(
+        [
+            member.predict(X[:, features])
+            for member, features in zip(
+                bag.estimators_, bag.estimators_features_
+            )
+        ],
+        axis=0,
+    )
+    np.testing.assert_allclose(bag.predict(X), mean, rtol=1e-12)
+
+
+def _drawn_sizes(model, X, y):
+    """The sizes of the members' samples, or the exception's type."""
+    try:
+        model.fit(X, y)
+    except ValueError:
+        return ValueError
+    return sorted({len(s) for s in model.estimators_samples_})
+
+
+@pytest.mark.parametrize(
+    "name, params",
+    [
+        ("RandomForestClassifier", {"max_samples": 10, "bootstrap": False}),
+        ("RandomForestClassifier", {"max_samples": 1.0, "bootstrap": False}),
+        ("RandomForestClassifier", {"bootstrap": False}),
+        ("RandomForestClassifier", {"max_samples": 150}),
+        ("RandomForestRegressor", {"max_samples": 1.5}),
+        ("RandomForestRegressor", {"max_samples": 0.0}),
+        ("RandomForestRegressor", {"max_samples": 0}),
+        ("BaggingClassifier", {"max_samples": 150}),
+        ("BaggingClassifier", {"max_samples": 61, "bootstrap": False}),
+        ("BaggingClassifier", {"max_samples": 60, "bootstrap": False}),
+        ("BaggingRegressor", {"max_samples": 1.5}),
+        ("BaggingRegressor", {"max_samples": 0.5}),
+        ("BaggingRegressor", {"max_features": 7}),
+        ("BaggingRegressor", {"max_features": 0}),
+        ("BaggingRegressor", {"max_features": 7, "bootstrap_features": True}),
+    ],
+)
+def test_max_samples_and_max_features_are_refused_or_drawn_as_scikit_learn(
+    name, params
+):
+    """The same refusals (ValueError) and the same number of draws per
+    member: forests refuse max_samples without bootstrap and may draw more
+    than n points; bagging may too with replacement, never a fraction
+    above 1."""
+    X, y = _small_classification(seed=3)  # 60 points, 4 features
+    X = np.hstack([X, X[:, :2]])  # 6 features
+    params = {"n_estimators": 3, "random_state": 0, **params}
+    ours = getattr(mllib_ensemble, name)(**params)
+    theirs = getattr(sk_ensemble, name)(**params)
+    assert _drawn_sizes(ours, X, y) == _drawn_sizes(theirs, X, y)
+    if params.get("bootstrap") is False and "max_samples" not in params:
+        for drawn in ours.estimators_samples_:  # every point, in order
+            np.testing.assert_array_equal(drawn, np.arange(len(y)))
 
 
 # ----------------------------------------- scikit-learn's gallery, mllib inside

@@ -171,16 +171,8 @@ DIFFERENCES = {
         "ValueError (it offers 'mean', 'median' and 'constant')",
     ),
     # ensembles
-    ("BaggingClassifier", "bootstrap_features"): absent(
-        "mllib draws each estimator's features without replacement, as "
-        "the default bootstrap_features=False does",
-    ),
     ("BaggingClassifier", "n_jobs"): absent(RUNTIME),
     ("BaggingClassifier", "verbose"): absent(RUNTIME),
-    ("BaggingRegressor", "bootstrap_features"): absent(
-        "mllib draws each estimator's features without replacement, as "
-        "the default bootstrap_features=False does",
-    ),
     ("BaggingRegressor", "n_jobs"): absent(RUNTIME),
     ("BaggingRegressor", "verbose"): absent(RUNTIME),
     ("RandomForestClassifier", "class_weight"): absent(

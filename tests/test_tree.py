@@ -5,9 +5,13 @@ are rounded to float32, so thresholds compare exactly, and the structural compar
 whose nodes are large enough (or data with one feature) that no two splits tie.
 """
 
+import warnings
+from itertools import pairwise
+
 import numpy as np
 import pytest
 from sklearn import tree as sk_tree
+from sklearn.base import clone
 from sklearn.datasets import (
     load_breast_cancer,
     load_diabetes,
@@ -73,11 +77,7 @@ def _assert_same_tree_up_to_ties(
     w = np.ones(len(y)) if sample_weight is None else sample_weight
 
     def decrease(rows, feature, threshold):
-        left = rows & (X[:, feature] <= threshold)
-        return sum(
-            sign * _node_cost(y[part], w[part], criterion)
-            for sign, part in ((1, rows), (-1, left), (-1, rows & ~left))
-        )
+        return _split_decrease(X, y, w, criterion, rows, feature, threshold)
 
     ties, stack = 0, [(0, 0, np.ones(len(y), dtype=bool))]
     while stack:
@@ -112,7 +112,21 @@ def _assert_same_tree_up_to_ties(
     return ties
 
 
+def _split_decrease(X, y, w, criterion, rows, feature, threshold):
+    """W I - W_L I_L - W_R I_R of the split of the samples ``rows`` (a
+    mask) at ``X[:, feature] <= threshold``, from the samples."""
+    left = rows & (X[:, feature] <= threshold)
+    return sum(
+        sign * _node_cost(y[part], w[part], criterion)
+        for sign, part in ((1, rows), (-1, left), (-1, rows & ~left))
+    )
+
+
 def _node_cost(y, w, criterion):
+    """W I(node) from the samples; with several outputs (y of shape (n, q)),
+    the mean over the outputs (scikit-learn's multi-output criterion)."""
+    if y.ndim == 2:
+        return np.mean([_node_cost(y_o, w, criterion) for y_o in y.T])
     if criterion == "squared_error":
         return np.sum(w * (y - np.average(y, weights=w)) ** 2)
     return weighted_impurity(
@@ -1096,5 +1110,293 @@ def test_plot_tree_filled_colours_by_class_and_purity():
             strength = (p[0] - p[1]) / (1 - p[1]) if filled else 0.0
             expected = 1 - strength * (1 - np.array(to_rgb(PALETTE[k])))
             np.testing.assert_allclose(colour, expected, atol=1e-12)
-    with pytest.raises(ValueError, match="one output"):
-        plot_tree(DecisionTreeClassifier().fit(X, np.c_[y, y]))
+
+
+def test_plot_tree_of_several_outputs_as_scikit_learn():
+    """A tree with several outputs is drawn, each leaf showing its prediction
+    for every output; filled=True colours a node by its impurity (the mean
+    over the outputs), full at the smallest and white at the largest, as
+    scikit-learn's plot_tree."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import to_rgb
+
+    from mllib.plotting import PALETTE
+    from mllib.tree import plot_tree
+
+    X = np.arange(8.0)[:, None]
+    Y = np.c_[[0, 0, 1, 1, 1, 0, 0, 1], list("aabbbbaa")]
+    for model in (
+        DecisionTreeClassifier(max_depth=2).fit(X, Y),
+        DecisionTreeRegressor(max_depth=2).fit(X, np.c_[X[:, 0], -X[:, 0]]),
+    ):
+        t = model.tree_.preorder()
+        fig, ax = plt.subplots()
+        plot_tree(model, filled=True, ax=ax)
+        boxes = [text for text in ax.texts if text.get_bbox_patch()]
+        plt.close(fig)
+        assert len(boxes) == t.node_count
+        strength = (t.impurity.max() - t.impurity) / np.ptp(t.impurity)
+        for node, box in enumerate(boxes):
+            colour = to_rgb(box.get_bbox_patch().get_facecolor())
+            expected = 1 - strength[node] * (1 - np.array(to_rgb(PALETTE[0])))
+            np.testing.assert_allclose(colour, expected, atol=1e-12)
+        # every leaf shows what it predicts for each output
+        for x, node in zip(X, model.tree_.apply(X)):
+            predicted = model.predict(x[None])[0]
+            if isinstance(model, DecisionTreeRegressor):
+                predicted = [f"{v:.3f}" for v in predicted]
+            shown = boxes[node].get_text().split("\n")[0]
+            assert shown == "(" + ", ".join(map(str, predicted)) + ")"
+
+
+# --- several outputs against scikit-learn and independent routes ---------
+#
+# Features with distinct float32 values and two to four of them: equally
+# good splits on different features (a tie scikit-learn breaks at random)
+# occur in small nodes, so full trees are compared up to ties, each tie
+# checked by recomputing both decreases from the samples; with one feature
+# (_one_feature_outputs) the trees coincide.
+
+
+def _several_outputs(seed, n_outputs=3):
+    rng = np.random.default_rng(seed)
+    n, d = int(rng.integers(30, 90)), int(rng.integers(2, 5))
+    X = _float32(rng.normal(size=(n, d)))
+    signal = np.sin(2 * X[:, :1] + X[:, 1:2])
+    targets = signal + rng.normal(size=(n, n_outputs))
+    labels = (targets > 0).astype(int) + (targets > 1)
+    weight = _float32(rng.uniform(0.5, 2.0, size=n))
+    return X, labels, targets, weight
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("criterion", ["gini", "entropy", "squared_error"])
+def test_several_outputs_equal_scikit_learn_up_to_ties(seed, criterion):
+    """Node by node the same samples, values and impurities (the mean of the
+    outputs' impurities); where the split differs, both splits decrease the
+    mean impurity equally; the leaves are pure, as scikit-learn's."""
+    X, labels, targets, weight = _several_outputs(seed)
+    w = weight if seed % 2 else None
+    if criterion == "squared_error":
+        ours, theirs, y = (
+            DecisionTreeRegressor(),
+            sk_tree.DecisionTreeRegressor(),
+            targets,
+        )
+    else:
+        ours = DecisionTreeClassifier(criterion=criterion)
+        theirs = sk_tree.DecisionTreeClassifier(criterion=criterion)
+        y = labels
+    ours.fit(X, y, sample_weight=w)
+    theirs.fit(X, y, sample_weight=w)
+    assert ours.n_outputs_ == theirs.n_outputs_ == 3
+    _assert_same_tree_up_to_ties(ours, theirs, X, y, w, criterion)
+    # distinct rows: every leaf is pure in every output
+    t = ours.tree_
+    leaf_cost = (t.weighted_n_node_samples * t.impurity)[t.is_leaf]
+    root_cost = t.weighted_n_node_samples[0] * t.impurity[0]
+    assert leaf_cost.sum() <= 1e-12 * root_cost
+    np.testing.assert_allclose(ours.predict(X), y, atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_several_outputs_with_weights_and_pruning_equal_scikit_learn(seed):
+    """One feature, so no two features tie: with sample weights the grown
+    and the pruned trees, their predictions, the total weighted leaf
+    impurity and (regression) the pruning path equal scikit-learn's."""
+    X, labels, targets = _one_feature_outputs(seed, 3)
+    w = _float32(np.random.default_rng(seed).uniform(0.5, 2.0, len(X)))
+    for ours, theirs, y in [
+        (
+            DecisionTreeClassifier(criterion="entropy", min_samples_leaf=3),
+            sk_tree.DecisionTreeClassifier(
+                criterion="entropy", min_samples_leaf=3
+            ),
+            labels,
+        ),
+        (
+            DecisionTreeClassifier(max_depth=4),
+            sk_tree.DecisionTreeClassifier(max_depth=4),
+            labels,
+        ),
+        (
+            DecisionTreeRegressor(min_samples_leaf=2),
+            sk_tree.DecisionTreeRegressor(min_samples_leaf=2),
+            targets,
+        ),
+    ]:
+        path = theirs.cost_complexity_pruning_path(X, y, sample_weight=w)
+        # between two distinct alphas in the middle of the path: no alpha
+        # is near, so rounding cannot decide which node is collapsed
+        alphas = np.unique(path.ccp_alphas)
+        middle = len(alphas) // 2
+        for ccp_alpha in (0.0, alphas[middle - 1 : middle + 1].mean()):
+            ours.set_params(ccp_alpha=ccp_alpha).fit(X, y, sample_weight=w)
+            theirs.set_params(ccp_alpha=ccp_alpha).fit(X, y, sample_weight=w)
+            _assert_same_tree(ours, theirs)
+            a, b = ours.tree_, theirs.tree_
+            total = (a.weighted_n_node_samples * a.impurity)[a.is_leaf].sum()
+            their_total = (b.weighted_n_node_samples * b.impurity)[
+                b.children_left == TREE_LEAF
+            ].sum()
+            assert total == pytest.approx(their_total, rel=1e-12, abs=1e-12)
+            prediction, theirs_ = ours.predict(X), theirs.predict(X)
+            if isinstance(ours, DecisionTreeRegressor):
+                np.testing.assert_allclose(prediction, theirs_, rtol=1e-12)
+            else:
+                np.testing.assert_array_equal(prediction, theirs_)
+                for p, q in zip(
+                    ours.predict_proba(X), theirs.predict_proba(X)
+                ):
+                    np.testing.assert_allclose(p, q, rtol=1e-12, atol=1e-15)
+        if isinstance(ours, DecisionTreeRegressor):
+            ours_path = ours.cost_complexity_pruning_path(
+                X, y, sample_weight=w
+            )
+            np.testing.assert_allclose(
+                ours_path.ccp_alphas, path.ccp_alphas, rtol=1e-9, atol=1e-12
+            )
+            np.testing.assert_allclose(
+                ours_path.impurities, path.impurities, rtol=1e-9, atol=1e-12
+            )
+
+
+@pytest.mark.parametrize("criterion", ["gini", "entropy", "squared_error"])
+@pytest.mark.parametrize("seed", range(3))
+def test_each_split_maximises_the_mean_of_the_outputs_decreases(
+    criterion, seed
+):
+    """Brute force, from the samples: every split of a tree with several
+    outputs has the largest decrease of the mean over the outputs of
+    W I(node) among all thresholds of all features, and that decrease is
+    W I - W_L I_L - W_R I_R of the tree's own node arrays."""
+    X, labels, targets, weight = _several_outputs(seed)
+    X, labels, targets, weight = X[:40], labels[:40], targets[:40], weight[:40]
+    if criterion == "squared_error":
+        model, y = DecisionTreeRegressor(max_depth=3), targets
+    else:
+        model, y = (
+            DecisionTreeClassifier(criterion=criterion, max_depth=3),
+            labels,
+        )
+    t = model.fit(X, y, sample_weight=weight).tree_
+    cost = t.weighted_n_node_samples * t.impurity
+    path = model.decision_path(X).toarray().astype(bool)
+    for node in np.flatnonzero(~t.is_leaf):
+        rows = path[:, node]
+        best = max(
+            _split_decrease(X, y, weight, criterion, rows, j, (a + b) / 2)
+            for j in range(X.shape[1])
+            for a, b in pairwise(np.unique(X[rows, j]))
+        )
+        chosen = _split_decrease(
+            X, y, weight, criterion, rows, t.feature[node], t.threshold[node]
+        )
+        assert chosen == pytest.approx(best, rel=1e-9, abs=1e-12)
+        left, right = t.children_left[node], t.children_right[node]
+        assert cost[node] - cost[left] - cost[right] == pytest.approx(
+            chosen, rel=1e-9, abs=1e-12
+        )
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        DecisionTreeClassifier(criterion="gini"),
+        DecisionTreeClassifier(criterion="entropy", max_leaf_nodes=7),
+        DecisionTreeClassifier(criterion="misclassification", max_depth=4),
+        DecisionTreeRegressor(),
+        DecisionTreeRegressor(max_leaf_nodes=7, ccp_alpha=0.01),
+    ],
+    ids=repr,
+)
+def test_a_column_or_two_copies_of_y_give_the_single_output_tree(model):
+    """y of shape (n, 1) is one output, as in scikit-learn (1-D predictions,
+    no warning); two equal outputs have the same mean impurity as one, so the
+    tree is the single-output tree, predicting that output twice."""
+    X, labels, targets, weight = _several_outputs(0, n_outputs=1)
+    y = (targets if isinstance(model, DecisionTreeRegressor) else labels)[:, 0]
+    single = clone(model).fit(X, y, sample_weight=weight)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # scikit-learn's trees do not warn
+        column = clone(model).fit(X, y[:, None], sample_weight=weight)
+    twice = clone(model).fit(X, np.c_[y, y], sample_weight=weight)
+    assert single.n_outputs_ == column.n_outputs_ == 1
+    assert twice.n_outputs_ == 2
+    for other in (column, twice):
+        a, b = single.tree_, other.tree_
+        for field in ("children_left", "feature", "threshold", "impurity"):
+            np.testing.assert_array_equal(getattr(a, field), getattr(b, field))
+        for o in range(other.n_outputs_):
+            np.testing.assert_array_equal(b.value[:, o], a.value[:, 0])
+    prediction = single.predict(X)
+    assert prediction.shape == column.predict(X).shape == (len(X),)
+    np.testing.assert_array_equal(column.predict(X), prediction)
+    np.testing.assert_array_equal(
+        twice.predict(X), np.c_[prediction, prediction]
+    )
+    if isinstance(model, DecisionTreeClassifier):
+        np.testing.assert_array_equal(column.classes_, single.classes_)
+        assert isinstance(twice.classes_, list)
+        np.testing.assert_array_equal(
+            twice.n_classes_, [single.n_classes_] * 2
+        )
+        for proba in twice.predict_proba(X):
+            np.testing.assert_array_equal(proba, single.predict_proba(X))
+
+
+def test_several_outputs_bad_input_as_scikit_learn():
+    X, labels, targets, weight = _several_outputs(1)
+    for ours, theirs in [
+        (DecisionTreeClassifier(), sk_tree.DecisionTreeClassifier()),
+        (DecisionTreeRegressor(), sk_tree.DecisionTreeRegressor()),
+    ]:
+        for y in (labels[:, :, None], labels[:, :0]):  # 3-D, no output
+            for model in (ours, theirs):
+                with pytest.raises(ValueError):
+                    model.fit(X, y)
+        with pytest.raises(ValueError, match="inconsistent numbers"):
+            ours.fit(X, labels[:-1])
+        with pytest.raises(ValueError, match="sample_weight"):
+            ours.fit(X, labels, sample_weight=weight[:-1])
+    for model in (DecisionTreeClassifier(), sk_tree.DecisionTreeClassifier()):
+        with pytest.raises(ValueError, match="continuous-multioutput"):
+            model.fit(X, targets)
+    # a 0/1 indicator matrix (multilabel): two classes per output
+    indicator = (targets > 0).astype(int)
+    ours = DecisionTreeClassifier(max_depth=2).fit(X, indicator)
+    theirs = sk_tree.DecisionTreeClassifier(max_depth=2).fit(X, indicator)
+    np.testing.assert_array_equal(ours.n_classes_, theirs.n_classes_)
+    assert ours.predict(X).shape == theirs.predict(X).shape == indicator.shape
+
+
+@pytest.mark.parametrize("n_outputs", [1, 2])
+def test_scikit_learn_export_graphviz_draws_these_trees(n_outputs):
+    """tree_ has scikit-learn's n_outputs, n_classes and max_n_classes, so
+    sklearn.tree.export_graphviz (which takes any fitted tree) writes the
+    same text, colours included, for mllib's tree as for scikit-learn's."""
+    X, labels, targets = _one_feature_outputs(3, n_outputs)
+    if n_outputs == 1:
+        labels, targets = labels[:, 0], targets[:, 0]
+    for ours, theirs, y in [
+        (
+            DecisionTreeClassifier(max_depth=3),
+            sk_tree.DecisionTreeClassifier(max_depth=3),
+            labels,
+        ),
+        (
+            DecisionTreeRegressor(max_leaf_nodes=5, ccp_alpha=0.01),
+            sk_tree.DecisionTreeRegressor(max_leaf_nodes=5, ccp_alpha=0.01),
+            targets,
+        ),
+    ]:
+        a, b = ours.fit(X, y).tree_, theirs.fit(X, y).tree_
+        assert a.n_outputs == b.n_outputs == n_outputs
+        assert a.max_n_classes == b.max_n_classes
+        np.testing.assert_array_equal(a.n_classes, b.n_classes)
+        assert sk_tree.export_graphviz(
+            ours, filled=True
+        ) == sk_tree.export_graphviz(theirs, filled=True)

@@ -4,8 +4,10 @@ error for free.
 Each of the :math:`B` members is trained on a bootstrap sample, :math:`n` draws
 with replacement from the :math:`n` training points (a point drawn :math:`c`
 times is fitted with weight :math:`c`, or repeated :math:`c` times if the
-member takes no weights), optionally on a random subset of the features (the
-*random-subspace* method, one subset per member). A point is left out of a
+member takes no weights), optionally on a random subset of the features, one
+per member: drawn without replacement (the *random-subspace* method) or, with
+``bootstrap_features=True``, with replacement (a column drawn twice is
+repeated). A point is left out of a
 given bootstrap sample with probability :math:`(1-1/n)^n\to
 e^{-1}\approx0.368`, so every point is *out of bag* for about a third of the
 members; averaging those members' predictions for it gives an honest estimate
@@ -39,9 +41,10 @@ drawn, so always out of bag), as in scikit-learn.
 
 Classifiers average the members' class probabilities (soft voting; for fully
 grown trees, whose leaves are pure, this is the majority vote); regressors
-average the predictions. Same parameters and attributes as scikit-learn's
-``BaggingClassifier`` / ``BaggingRegressor`` (``bootstrap_features=False``);
-the random draws differ (numpy's ``Generator``).
+average the predictions, each member evaluated on its own columns
+(``estimators_features_``). Same parameters and attributes as scikit-learn's
+``BaggingClassifier`` / ``BaggingRegressor``; the random draws differ (numpy's
+``Generator``).
 
 Reference: Breiman (1996), *Bagging predictors*; Ho (1998), *The random
 subspace method*.
@@ -77,6 +80,7 @@ class BaseBagging(BaseEstimator):
         max_samples=None,
         max_features=1.0,
         bootstrap=True,
+        bootstrap_features=False,
         oob_score=False,
         warm_start=False,
         random_state=None,
@@ -86,6 +90,7 @@ class BaseBagging(BaseEstimator):
         self.max_samples = max_samples
         self.max_features = max_features
         self.bootstrap = bootstrap
+        self.bootstrap_features = bootstrap_features
         self.oob_score = oob_score
         self.warm_start = warm_start
         self.random_state = random_state
@@ -105,10 +110,48 @@ class BaseBagging(BaseEstimator):
         """Number of features each member sees (the random subspace)."""
         return _count(self.max_features, n_features, "max_features")
 
-    def _check_params(self, n, d, total_weight):
+    def _draw_features(self, rng, n_features, n_drawn):
+        """The columns a member sees, sorted: ``n_drawn`` of the
+        ``n_features`` drawn with replacement (``bootstrap_features``) or
+        without (the random subspace; all of them, with no draw, when
+        ``n_drawn`` is ``n_features``)."""
+        if self.bootstrap_features:
+            return np.sort(rng.integers(n_features, size=n_drawn))
+        if n_drawn == n_features:
+            return np.arange(n_features)
+        return np.sort(rng.choice(n_features, n_drawn, replace=False))
+
+    def _n_draws(self, n, total_weight):
+        """Draws per member: ``n`` for ``max_samples=None``, an integer as
+        given (more than ``n`` with replacement), or a fraction in (0, 1]
+        of the total weight, at least 1 (scikit-learn's bagging)."""
+        return _count_draws(self.max_samples, n, total_weight, largest=1.0)
+
+    def _draw_and_fit_weights(self, sample_weight, n):
+        """How the caller's ``sample_weight`` (validated here; None is a
+        weight of one for every point) acts: ``(draw, fit)``, the weights
+        the draws are proportional to and the factors multiplying each
+        point's draw count in its member's fit. In bagging the weights are
+        the draws' probabilities and a member sees the counts alone
+        (scikit-learn 1.9); without bootstrap that does not weigh points as
+        repeated rows would, so it warns, as scikit-learn does."""
+        if sample_weight is not None and not self.bootstrap:
+            warnings.warn(
+                f"When fitting {type(self).__name__} with sample_weight it is "
+                "recommended to use bootstrap=True, got False: draws without "
+                "replacement do not weigh points as repeated rows would (with "
+                "max_samples=None every point of positive weight is drawn "
+                "once).",
+                UserWarning,
+                stacklevel=3,
+            )
+        return check_sample_weight(sample_weight, n), np.ones(n)
+
+    def _check_params(self, draw_weight, d):
         """Draws per member, features per member and the random generator,
-        after checking the parameters (``n`` samples, ``d`` features, a
-        float ``max_samples`` is a fraction of ``total_weight``)."""
+        after checking the parameters (``d`` features; the draws are
+        proportional to ``draw_weight``, whose sum a float ``max_samples``
+        is a fraction of)."""
         check_int(self.n_estimators, "n_estimators", low=1)
         if self.oob_score and not self.bootstrap:
             raise ValueError(
@@ -121,7 +164,14 @@ class BaseBagging(BaseEstimator):
                 "warm_start=True (as in scikit-learn): fit from scratch for "
                 "an out-of-bag score."
             )
-        n_draws = _n_draws(self.max_samples, n, total_weight)
+        n_draws = self._n_draws(len(draw_weight), draw_weight.sum())
+        n_positive = np.count_nonzero(draw_weight)
+        if not self.bootstrap and n_draws > n_positive:
+            raise ValueError(
+                f"Drawing max_samples={n_draws} points without replacement "
+                f"needs as many points of positive weight; there are "
+                f"{n_positive}. Use bootstrap=True or a smaller max_samples."
+            )
         n_features = self._n_member_features(d)
         return n_draws, n_features, check_random_state(self.random_state)
 
@@ -129,29 +179,14 @@ class BaseBagging(BaseEstimator):
     #: recompute the score over all members; scikit-learn's bagging refuses).
     _oob_warm_start = False
 
-    #: Whether, without bootstrap, the members are fitted with the caller's
-    #: weights (forests, as scikit-learn's) rather than the weights deciding
-    #: the draws (bagging).
-    _weights_to_members_without_bootstrap = False
-
-    def _fit_members(self, X, y, sample_weight):
+    def _fit_members(self, X, y, draw_weight, fit_weight):
         """Fit ``n_estimators`` members on bootstrap samples of ``(X, y)``
         (``y`` encoded) drawn with probabilities proportional to
-        ``sample_weight`` (validated), or with ``warm_start`` only the
+        ``draw_weight``, each point's count multiplied by ``fit_weight``
+        (:meth:`_draw_and_fit_weights`), or with ``warm_start`` only the
         members beyond those already fitted; return self."""
         n, d = X.shape
-        weights_to_members = (
-            not self.bootstrap and self._weights_to_members_without_bootstrap
-        )
-        draw_weight = np.ones(n) if weights_to_members else sample_weight
-        n_draws, n_features, rng = self._check_params(n, d, draw_weight.sum())
-        if not self.bootstrap and n_draws > np.count_nonzero(draw_weight):
-            raise ValueError(
-                f"Drawing max_samples={n_draws} points without replacement "
-                f"needs as many points of positive weight; sample_weight has "
-                f"{np.count_nonzero(draw_weight)}. Use bootstrap=True or a "
-                "smaller max_samples."
-            )
+        n_draws, n_features, rng = self._check_params(draw_weight, d)
         cumulative_weight = np.cumsum(draw_weight)
         # one seed per member, drawn up front: member b's draws do not depend
         # on n_estimators
@@ -185,18 +220,10 @@ class BaseBagging(BaseEstimator):
                     member_rng, draw_weight, n_draws
                 )
             )
-            features = (  # the random subspace, if any
-                np.arange(d)
-                if n_features == d
-                else np.sort(member_rng.choice(d, n_features, replace=False))
-            )
+            features = self._draw_features(member_rng, d, n_features)
             member = self._make_estimator(int(member_rng.integers(2**32)))
-            # a point drawn c times weighs c (times its weight for a forest
-            # without bootstrap)
-            counts = np.bincount(drawn, minlength=n)
-            member_weight = (
-                counts * sample_weight if weights_to_members else counts
-            )
+            # a point drawn c times weighs c (times fit_weight)
+            member_weight = np.bincount(drawn, minlength=n) * fit_weight
             if "sample_weight" in inspect.signature(member.fit).parameters:
                 in_bag = np.flatnonzero(member_weight)
                 member.fit(
@@ -212,25 +239,6 @@ class BaseBagging(BaseEstimator):
         if self.oob_score:
             self._set_oob_score(X, y)
         return self
-
-    def _check_weights(self, sample_weight, n):
-        """The validated weights (ones for None); warns, as scikit-learn,
-        when bagging without bootstrap is given weights."""
-        if (
-            sample_weight is not None
-            and not self.bootstrap
-            and not self._weights_to_members_without_bootstrap
-        ):
-            warnings.warn(
-                f"When fitting {type(self).__name__} with sample_weight it is "
-                "recommended to use bootstrap=True, got False: draws without "
-                "replacement do not weigh points as repeated rows would (with "
-                "max_samples=None every point of positive weight is drawn "
-                "once).",
-                UserWarning,
-                stacklevel=3,
-            )
-        return check_sample_weight(sample_weight, n)
 
     def _member_outputs(self, X):
         """Each member's prediction on its own features: a generator of
@@ -280,13 +288,18 @@ class BaggingClassifier(ClassifierMixin, BaseBagging):
     n_estimators : int
         :math:`B`, the number of members.
     max_samples : None, int or float
-        Draws per member (a fraction of :math:`n` for a float; :math:`n` for
-        None).
+        Draws per member: :math:`n` for None, an integer as given (more than
+        :math:`n` only with ``bootstrap``), a float in (0, 1] a fraction of
+        :math:`n` (of the total weight with ``sample_weight``).
     max_features : int or float
-        Features per member, chosen at random once per member (1.0: all of
-        them).
+        Features per member, chosen at random once per member (an integer in
+        [1, n_features] or a fraction in (0, 1] of them; 1.0: all of them
+        unless ``bootstrap_features``).
     bootstrap : bool
-        Draw with replacement (otherwise without: *pasting*).
+        Draw the points with replacement (otherwise without: *pasting*).
+    bootstrap_features : bool
+        Draw each member's features with replacement (a column drawn twice
+        appears twice); otherwise without (the random subspace).
     oob_score : bool
         Estimate the accuracy from the out-of-bag points.
     warm_start : bool
@@ -302,6 +315,9 @@ class BaggingClassifier(ClassifierMixin, BaseBagging):
     estimators_samples_ : list of ndarray
         The indices each member drew (with repetitions).
     estimators_features_ : list of ndarray
+        The columns each member sees, sorted (with repetitions if
+        ``bootstrap_features``); ``predict`` evaluates member ``b`` on
+        ``X[:, estimators_features_[b]]``.
     oob_score_ : float
         Accuracy of the out-of-bag predictions (only with ``oob_score=True``).
     oob_decision_function_ : ndarray of shape (n_samples, n_classes)
@@ -317,7 +333,7 @@ class BaggingClassifier(ClassifierMixin, BaseBagging):
         n_features) and labels ``y``, drawn with probabilities proportional
         to ``sample_weight`` (n_samples,) if given; return self."""
         X, y = validate_data(self, X, y, dtype=np.float64)
-        sample_weight = self._check_weights(sample_weight, len(y))
+        weights = self._draw_and_fit_weights(sample_weight, len(y))
         # one class is allowed, as in scikit-learn: every member predicts it
         classes, y_index = encode_classes(
             y, allow_one_class=True, estimator=self
@@ -329,7 +345,7 @@ class BaggingClassifier(ClassifierMixin, BaseBagging):
                     f"{self.classes_.tolist()}; y has {classes.tolist()}."
                 )
         self.classes_, self.n_classes_ = classes, len(classes)
-        return self._fit_members(X, y_index, sample_weight)
+        return self._fit_members(X, y_index, *weights)
 
     def _output_shape(self):
         return (self.n_classes_,)
@@ -385,8 +401,8 @@ class BaggingRegressor(RegressorMixin, BaseBagging):
         n_features) and targets ``y``, drawn with probabilities proportional
         to ``sample_weight`` (n_samples,) if given; return self."""
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
-        sample_weight = self._check_weights(sample_weight, len(y))
-        return self._fit_members(X, y, sample_weight)
+        weights = self._draw_and_fit_weights(sample_weight, len(y))
+        return self._fit_members(X, y, *weights)
 
     def _output_shape(self):
         return ()
@@ -405,15 +421,25 @@ class BaggingRegressor(RegressorMixin, BaseBagging):
         return sum(self._member_outputs(X)) / len(self.estimators_)
 
 
-def _n_draws(max_samples, n, total_weight):
-    """Draws per member: ``n`` for None, an integer in [1, n], or a fraction
-    in (0, 1] of the total weight (of ``n`` without weights), at least 1."""
+def _count_draws(max_samples, n, total_weight, largest):
+    """Draws per member: ``n`` for None, a positive integer as given, or a
+    fraction in (0, ``largest``] of the total weight (of ``n`` without
+    weights), at least 1."""
     if max_samples is None:
         return n
-    count = _count(max_samples, n, "max_samples")
-    if isinstance(max_samples, numbers.Integral):
-        return count
-    return max(1, int(max_samples * total_weight))
+    if _is_integer(max_samples):
+        if max_samples >= 1:
+            return int(max_samples)
+    elif isinstance(max_samples, numbers.Real) and (
+        0 < max_samples <= largest and np.isfinite(max_samples)
+    ):
+        return max(1, int(max_samples * total_weight))
+    real = "a fraction in (0, 1]" if largest == 1 else "a positive float"
+    raise ValueError(
+        f"max_samples must be None, an integer of at least 1 or {real} "
+        f"(times the {n} samples, or the total sample weight); got "
+        f"{max_samples!r}."
+    )
 
 
 def _draw_with_replacement(rng, cumulative_weight, n_draws):
@@ -433,16 +459,16 @@ def _draw_without_replacement(rng, weight, n_draws):
     independent (the first of independent exponential clocks of rates
     :math:`w_i` rings with probability :math:`w_i/\sum_jw_j`, and the rest
     race on, memoryless). Weight 0 never rings; equal weights give a uniform
-    random subset."""
+    random subset. Returned sorted: a set of points has no order."""
     with np.errstate(divide="ignore"):
         keys = rng.standard_exponential(len(weight)) / weight
-    return np.argsort(keys, kind="stable")[:n_draws]
+    return np.sort(np.argsort(keys, kind="stable")[:n_draws])
 
 
 def _count(value, total, name):
     """An absolute count from an int in [1, total] or a fraction in (0, 1] of
     ``total``."""
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+    if _is_integer(value):
         if 1 <= value <= total:
             return int(value)
     elif isinstance(value, numbers.Real) and 0 < value <= 1:
@@ -451,3 +477,8 @@ def _count(value, total, name):
         f"{name} must be an integer in [1, {total}] or a fraction in (0, "
         f"1]; got {value!r}."
     )
+
+
+def _is_integer(value):
+    """An integer that is not a bool (``True`` is not a count)."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)

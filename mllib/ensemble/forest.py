@@ -22,17 +22,26 @@ all the trees), as in scikit-learn.
 weights are the probabilities of the draws and each tree is fitted with the
 draw counts alone (:mod:`mllib.ensemble.bagging`: integer weights equal
 repeated rows for an integer ``max_samples``); without bootstrap every tree is
-fitted with the weights themselves, so integer weights equal repeated rows and
-zero weights dropped rows exactly (the trees' rule).
+fitted on every point with the weights themselves, so integer weights equal
+repeated rows and zero weights dropped rows exactly (the trees' rule), and
+``max_samples`` is refused. As in scikit-learn, ``max_samples`` may exceed
+:math:`n` (an integer, or a float above 1).
+
+``apply`` and ``decision_path`` give each point's leaf, and its root-to-leaf
+path, in every tree: the path indicator stacks the trees' indicators side by
+side, tree :math:`b` in the columns ``n_nodes_ptr[b]:n_nodes_ptr[b + 1]``.
 
 Reference: Breiman (2001), *Random forests*; Hastie, Tibshirani & Friedman
 (2009), chapter 15.
 """
 
 import numpy as np
+from scipy import sparse
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
-from .bagging import BaggingClassifier, BaggingRegressor
+from ..validation import check_sample_weight
+from .bagging import BaggingClassifier, BaggingRegressor, _count_draws
 
 
 class _Forest:
@@ -40,7 +49,6 @@ class _Forest:
     feature."""
 
     _oob_warm_start = True
-    _weights_to_members_without_bootstrap = True
 
     def _make_estimator(self, seed):
         tree = (
@@ -61,6 +69,55 @@ class _Forest:
 
     def _n_member_features(self, n_features):
         return n_features
+
+    def _draw_features(self, rng, n_features, n_drawn):
+        """Every column, in order: a forest draws features per split."""
+        return np.arange(n_features)
+
+    def _n_draws(self, n, total_weight):
+        """As bagging's, except that ``max_samples`` needs bootstrap and a
+        float may exceed 1 (scikit-learn's forests)."""
+        if self.max_samples is not None and not self.bootstrap:
+            raise ValueError(
+                f"max_samples={self.max_samples!r} cannot be set if "
+                "bootstrap=False: every tree is then fitted on all the "
+                "points. Either switch to bootstrap=True or set "
+                "max_samples=None."
+            )
+        return _count_draws(self.max_samples, n, total_weight, largest=np.inf)
+
+    def _draw_and_fit_weights(self, sample_weight, n):
+        """With bootstrap, bagging's rule (the weights are the draws'
+        probabilities); without, every tree draws every point once and is
+        fitted with the weights themselves, as scikit-learn's forests."""
+        if self.bootstrap:
+            return super()._draw_and_fit_weights(sample_weight, n)
+        return np.ones(n), check_sample_weight(sample_weight, n)
+
+    def apply(self, X):
+        """The leaf each row of ``X`` reaches in each tree, shape
+        (n_samples, n_estimators)."""
+        X = self._validate_for_trees(X)
+        return np.column_stack([tree.apply(X) for tree in self.estimators_])
+
+    def decision_path(self, X):
+        """The nodes each row of ``X`` passes through in every tree.
+
+        Returns ``(indicator, n_nodes_ptr)``: ``indicator`` is a sparse CSR
+        matrix of shape (n_samples, total number of nodes), the trees'
+        :meth:`~mllib.tree.DecisionTreeClassifier.decision_path` side by
+        side, and ``n_nodes_ptr`` (n_estimators + 1,) the cumulative node
+        counts, so tree ``b``'s nodes are the columns
+        ``n_nodes_ptr[b]:n_nodes_ptr[b + 1]``.
+        """
+        X = self._validate_for_trees(X)
+        paths = [tree.decision_path(X) for tree in self.estimators_]
+        n_nodes_ptr = np.cumsum([0] + [path.shape[1] for path in paths])
+        return sparse.hstack(paths, format="csr"), n_nodes_ptr
+
+    def _validate_for_trees(self, X):
+        check_is_fitted(self)
+        return validate_data(self, X, dtype=np.float64, reset=False)
 
     @property
     def feature_importances_(self):
@@ -85,14 +142,21 @@ max_leaf_nodes, ccp_alpha :
         Passed to every :class:`~mllib.tree.DecisionTreeClassifier`.
     max_features : "sqrt", "log2", int, float or None
         Features searched at each split (None: all, which is bagging of trees).
-    bootstrap, oob_score, warm_start, random_state, max_samples :
+    bootstrap, oob_score, warm_start, random_state :
         As in :class:`~mllib.ensemble.BaggingClassifier` (``oob_score`` may
         be combined with ``warm_start`` here).
+    max_samples : None, int or float
+        Draws per tree with bootstrap (None: :math:`n`; an integer as given;
+        a float times :math:`n`, or times the total weight with
+        ``sample_weight``); must be None without bootstrap.
 
     Attributes
     ----------
     estimators_, estimators_samples_, classes_, n_classes_, oob_score_,
     oob_decision_function_, feature_importances_
+
+    Methods ``apply`` and ``decision_path`` give the leaves and the paths of
+    rows in every tree.
     """
 
     def __init__(

@@ -156,7 +156,8 @@ def grow_tree(
         **{
             field: np.concatenate([level[field] for level in levels])
             for field in levels[0]
-        }
+        },
+        n_classes=n_classes,
     ).preorder()
 
 
@@ -373,6 +374,7 @@ def _grow_best_first(
         feature=np.where(is_split, feature, TREE_UNDEFINED),
         threshold=np.where(is_split, threshold, TREE_UNDEFINED),
         **{field: np.array(values) for field, values in nodes.items()},
+        n_classes=targets.n_classes,
     )
 
 

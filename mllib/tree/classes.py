@@ -5,6 +5,7 @@ import numbers
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..validation import (
@@ -227,10 +228,18 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
             ccp_alpha=ccp_alpha,
         )
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        # a 0/1 indicator y (multilabel) is q outputs of two classes each
+        tags.classifier_tags.multi_label = True
+        return tags
+
     def fit(self, X, y, sample_weight=None):
         """Grow (and prune) the tree on ``X`` (n_samples, n_features) and
         labels ``y``; return self."""
         X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True)
+        if y.ndim == 2:  # so that a message names the type of the whole y
+            check_classification_targets(y)  # ("continuous-multioutput")
         columns = y.reshape(len(y), -1).T
         self.n_outputs_ = len(columns)
         # one class is allowed: the tree is then a single leaf, as in

@@ -29,16 +29,21 @@ def plot_tree(
     Parameters
     ----------
     model : a fitted ``DecisionTreeClassifier`` or ``DecisionTreeRegressor``
-        (one output).
+        A leaf of a tree with several outputs shows its prediction for each,
+        in parentheses.
     feature_names, class_names : list of str, optional
+        ``class_names`` names the classes of a tree with one output.
     filled : bool
         Colour every node, as scikit-learn does: a classifier's node by its
         majority class (the book's palette), the more intense the purer
         (blended with white in proportion to :math:`(p_{(1)} -
         p_{(2)})/(1 - p_{(2)})`, the margin of the largest class proportion
         over the second); a regressor's node by its value, from white at the
-        smallest to the palette's first colour at the largest. Otherwise
-        every box is white (scikit-learn's default).
+        smallest to the palette's first colour at the largest; a node of a
+        tree with several outputs by its impurity (the mean over the
+        outputs), from white at the largest to the palette's first colour
+        at the smallest. Otherwise every box is white (scikit-learn's
+        default).
     ax : matplotlib Axes, optional
     precision : int
         Decimals of thresholds and values (scikit-learn's default, 3).
@@ -49,14 +54,7 @@ def plot_tree(
     """
     ax = ax or plt.gca()
     t = model.tree_.preorder()  # a best-first tree numbers nodes otherwise
-    if t.value.shape[1] != 1:
-        raise ValueError(
-            "plot_tree draws trees with one output; this tree has "
-            f"{t.value.shape[1]}. Draw one per output, or use "
-            "sklearn.tree.plot_tree."
-        )
     fill = _fill_colours(model) if filled else ["white"] * t.node_count
-    classes = getattr(model, "classes_", None)
     feature_names = feature_names or [
         f"x{j + 1}" for j in range(model.n_features_in_)
     ]
@@ -93,16 +91,10 @@ def plot_tree(
                     va="center",
                 )
         color = fill[node]
-        if t.is_leaf[node] and classes is not None:
-            k = int(np.argmax(t.value[node, 0]))
-            name = (
-                class_names[k] if class_names is not None else str(classes[k])
-            )
-            text = f"{name}\nn = {t.n_node_samples[node]}"
-        elif t.is_leaf[node]:
+        if t.is_leaf[node]:
             text = (
-                f"{t.value[node, 0, 0]:.{precision}f}\nn = "
-                f"{t.n_node_samples[node]}"
+                _leaf_prediction(model, t.value[node], class_names, precision)
+                + f"\nn = {t.n_node_samples[node]}"
             )
         else:
             text = (
@@ -137,7 +129,15 @@ def _fill_colours(model):
     preorder."""
     t = model.tree_.preorder()
     value = t.value[:, 0, :]
-    if hasattr(model, "classes_"):
+    if t.value.shape[1] > 1:  # several outputs: by impurity, as scikit-learn
+        low, high = t.impurity.min(), t.impurity.max()
+        strength = (
+            (high - t.impurity) / (high - low)
+            if high > low
+            else np.ones(t.node_count)
+        )
+        base = np.tile(to_rgb(PALETTE[0]), (t.node_count, 1))
+    elif hasattr(model, "classes_"):
         majority = np.argmax(value, axis=1)
         top = -np.sort(-value, axis=1)
         second = top[:, 1] if value.shape[1] > 1 else np.zeros(len(value))
@@ -156,3 +156,23 @@ def _fill_colours(model):
         base = np.tile(to_rgb(PALETTE[0]), (len(value), 1))
     # blend with white: strength 0 is white, 1 the full colour
     return [tuple(c) for c in 1 - strength[:, None] * (1 - base)]
+
+
+def _leaf_prediction(model, value, class_names, precision):
+    """What a leaf with ``value`` (n_outputs, n_values) predicts, as text:
+    its majority class or mean, one per output in parentheses when there
+    are several."""
+    if not hasattr(model, "classes_"):
+        predictions = [f"{v:.{precision}f}" for v in value[:, 0]]
+    elif len(value) == 1:
+        k = int(np.argmax(value[0]))
+        names = model.classes_ if class_names is None else class_names
+        predictions = [str(names[k])]
+    else:
+        predictions = [
+            str(classes[np.argmax(v[: len(classes)])])
+            for v, classes in zip(value, model.classes_)
+        ]
+    if len(predictions) == 1:
+        return predictions[0]
+    return "(" + ", ".join(predictions) + ")"

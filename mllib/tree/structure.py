@@ -38,6 +38,12 @@ class Tree:
         The mean over the outputs of each output's impurity.
     n_node_samples : ndarray of shape (node_count,)
     weighted_n_node_samples : ndarray of shape (node_count,)
+    n_outputs : int
+    n_classes : ndarray of shape (n_outputs,)
+        The number of classes of each output (ones for regression).
+    max_n_classes : int
+        ``n_values``. These three are scikit-learn's ``Tree`` attributes, so
+        its ``plot_tree`` and ``export_graphviz`` draw these trees too.
     parent, depth, subtree_size : ndarray of shape (node_count,)
         Derived: the parent of each node (``-1`` for the root), its depth, and
         the number of nodes in its subtree (itself included).
@@ -53,6 +59,7 @@ class Tree:
         impurity,
         n_node_samples,
         weighted_n_node_samples,
+        n_classes=None,
     ):
         self.children_left = np.asarray(children_left, dtype=np.intp)
         self.children_right = np.asarray(children_right, dtype=np.intp)
@@ -65,6 +72,11 @@ class Tree:
             weighted_n_node_samples, dtype=float
         )
         self.node_count = len(self.children_left)
+        _, self.n_outputs, self.max_n_classes = self.value.shape
+        self.n_classes = np.asarray(
+            np.ones(self.n_outputs) if n_classes is None else n_classes,
+            dtype=np.intp,
+        )
         internal = np.flatnonzero(self.children_left != TREE_LEAF)
         self.parent = np.full(self.node_count, -1, dtype=np.intp)
         self.parent[self.children_left[internal]] = internal
@@ -125,6 +137,7 @@ class Tree:
                     "weighted_n_node_samples",
                 )
             },
+            n_classes=self.n_classes,
         )
 
     @property
@@ -230,4 +243,5 @@ class Tree:
             impurity=self.impurity[keep],
             n_node_samples=self.n_node_samples[keep],
             weighted_n_node_samples=self.weighted_n_node_samples[keep],
+            n_classes=self.n_classes,
         )
