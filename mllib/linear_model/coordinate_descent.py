@@ -81,17 +81,18 @@ def duality_gap(w, X, y, residual, l1_reg, l2_reg, positive=False):
     -\tfrac12\lVert \nu\rVert^2 + y^\top \nu` subject to :math:`\lVert X^\top
     \nu\rVert_\infty \le \ell_1`; the residual :math:`r` is shrunk by
     :math:`\theta = \min(1, \ell_1/\lVert X^\top r\rVert_\infty)` to be
-    feasible (``scale`` below). For :math:`\ell_2 > 0` the same formulas hold
-    with :math:`X^\top r - \ell_2 w` in the constraint and :math:`\lVert
-    r\rVert^2 + \ell_2\lVert w\rVert^2` in the quadratic terms (the elastic net
-    is a lasso on :math:`X` stacked over :math:`\sqrt{\ell_2}I`).
+    feasible (``scale`` in :func:`gap_from_products`). For :math:`\ell_2 > 0`
+    the same formulas hold with :math:`X^\top r - \ell_2 w` in the
+    constraint and :math:`\lVert r\rVert^2 + \ell_2\lVert w\rVert^2` in
+    the quadratic terms (the elastic net is a lasso on :math:`X` stacked over
+    :math:`\sqrt{\ell_2}I`).
 
     With :math:`w \ge 0` (``positive``) the penalty
     :math:`\ell_1\sum_j w_j` plus the constraint has the conjugate that
     bounds :math:`X^\top\nu` from above only: the constraint becomes
     :math:`\max_j (X^\top\nu)_j \le \ell_1`, without absolute values.
     """
-    return _gap_from_products(
+    return gap_from_products(
         w,
         residual @ residual,
         X.T @ residual,
@@ -102,7 +103,7 @@ def duality_gap(w, X, y, residual, l1_reg, l2_reg, positive=False):
     )
 
 
-def _gap_from_products(
+def gap_from_products(
     w, residual_norm2, correlations, residual_dot_y, l1_reg, l2_reg, positive
 ):
     r""":func:`duality_gap` from :math:`\lVert r\rVert^2`, :math:`X^\top r`
@@ -214,7 +215,7 @@ def enet_coordinate_descent_gram(
 
     def gap_of(w):
         gram_w, w_Xy = gram @ w, w @ Xy
-        return _gap_from_products(
+        return gap_from_products(
             w,
             y_norm2 - 2 * w_Xy + w @ gram_w,  # ‖r‖²
             Xy - gram_w,  # Xᵀr
