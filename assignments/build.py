@@ -17,7 +17,8 @@ For each master ``DIR/<name>/<name>.ipynb`` (or only the NAMEs given;
    ``<name>/solutions/<name>.ipynb``;
 3. checks that the student notebook contains no solution line and no hidden
    test, however short, in its cells or in the tests otter stores in its
-   metadata;
+   metadata, and that its export cell does not run the tests (otter would
+   print a failed one as doctest's transcript);
 4. grades the solutions (full marks expected) and the blank student notebook
    (no marks expected) with ``grade.py``'s checker, so that every test can be
    decided from an answer's values alone;
@@ -224,6 +225,13 @@ def build(master, out, release=True):
 
     student = target / "student" / f"{name}.ipynb"
     stable_cell_ids(student)
+    if export_runs_tests(student):
+        raise SystemExit(
+            f"{name}: the export cell runs the tests, and otter prints each "
+            "failed one as doctest's transcript: set `run_tests: false` "
+            "under `export_cell` in the master's ASSIGNMENT CONFIG (the "
+            "check_all cell says the same in one sentence a test)"
+        )
     leaked = leaks(master, student)
     if leaked:
         raise SystemExit(
@@ -244,6 +252,20 @@ def build(master, out, release=True):
         f"{manual:g} manual → {target}"
     )
     return target
+
+
+def export_runs_tests(notebook):
+    """Whether a notebook's export cell runs the public tests.
+
+    otter's ``grader.export(run_tests=True)`` prints a failed test as
+    doctest's whole transcript (each statement tried, a traceback through
+    ``doctest.py``), which ``readable_checks()`` cannot reach: it is
+    printed, not displayed. The ``grader.check_all()`` cell before it says
+    the same in one sentence a test."""
+    cells = json.loads(Path(notebook).read_text())["cells"]
+    sources = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
+    export = re.compile(r"\.export\(.*\brun_tests\s*=\s*True", re.DOTALL)
+    return any(export.search(source) for source in sources)
 
 
 def unreadable_assertions(autograder):

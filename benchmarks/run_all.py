@@ -44,6 +44,7 @@ SCRIPTS = {
     "unsupervised": "bench_unsupervised",
     "trees": "bench_trees_ensembles",
     "perceptron": "bench_perceptron",
+    "sgd": "bench_sgd_classifier",
     "growth": "bench_growth",
 }
 START, END = "<!-- benchmarks:start -->", "<!-- benchmarks:end -->"

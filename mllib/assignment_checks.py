@@ -6,7 +6,10 @@ through ``doctest.py``. ``readable_checks()``, which the assignments' setup
 cell calls, makes ``grader.check`` and ``grader.check_all`` show instead,
 for each failed test, the sentence its assertion states (what it checked
 and what it found), or which of the student's functions raised what. The
-grader's feedback says the same (``assignments/grading/checker.py``).
+grader's feedback says the same (``assignments/grading/checker.py``). The
+export cell does not run the tests: otter prints, rather than displays,
+what they find, as doctest's transcript (``assignments/build.py`` refuses
+an export cell that runs them).
 """
 
 import ast

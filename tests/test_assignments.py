@@ -45,6 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "assignments"))
 
 from build import (  # noqa: E402
+    export_runs_tests,
     hidden_lines,
     leaks,
     masters,
@@ -58,6 +59,14 @@ MASTERS = masters()
 NAMES = [master.stem for master in MASTERS]
 CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text())
 PARTS = ["I", "II", "III", "IV", "V", "VI"]
+# The assignment a student exports, and the mistake in it (a public test
+# explains it): the issue's example, grad_f's sign flipped.
+EXPORTED = "gradients-and-duality"
+(EXPORTED_MISTAKE,) = [
+    m
+    for m in PUBLIC_MISTAKES[EXPORTED]
+    if m[1] == "the gradient's sign flipped"
+]
 
 
 class Pipeline:
@@ -68,7 +77,6 @@ class Pipeline:
         self.folder = folder
         self.built, self.headless, self.graded = {}, {}, {}
         with ThreadPoolExecutor(2) as pool:
-            exported = pool.submit(self._export)
             courses = {
                 name: pool.submit(assignment_builds.build, name, request)
                 for name in NAMES
@@ -82,10 +90,16 @@ class Pipeline:
                     pool.submit(self._headless, name),
                     pool.submit(self._grade, name),
                 )
+                if name == EXPORTED:
+                    exported = pool.submit(self._export)
             for name, (headless, graded) in later.items():
                 self.headless[name] = _outcome(headless)
                 self.graded[name] = _outcome(graded)
-            self.exported = _outcome(exported)
+            self.exported = (
+                _outcome(exported)
+                if EXPORTED in later
+                else self.built[EXPORTED]
+            )
 
     def target(self, name):
         course = _result(self.built[name])
@@ -108,13 +122,20 @@ class Pipeline:
         return run_student_notebook(path, export=False)
 
     def _export(self):
-        """A student runs gradients-and-duality and exports it."""
-        name = "gradients-and-duality"
+        """A student answers every question of EXPORTED, with one mistake
+        that a public test catches (EXPORTED_MISTAKE), runs the notebook
+        from the top and exports it."""
         folder = self.folder / "export"
         folder.mkdir()
-        path = folder / f"{name}.ipynb"
-        student = ROOT / "assignments" / name / "student" / path.name
-        path.write_text(student.read_text())
+        path = folder / f"{EXPORTED}.ipynb"
+        student = ROOT / "assignments" / EXPORTED / "student" / path.name
+        solutions = self.target(EXPORTED) / "solutions" / path.name
+        nb = with_mistake(
+            json.loads(student.read_text()),
+            json.loads(solutions.read_text()),
+            EXPORTED_MISTAKE,
+        )
+        path.write_text(json.dumps(nb))
         return folder, path, run_student_notebook(path, export=True)
 
     def _grade(self, name):
@@ -204,6 +225,20 @@ def run_student_notebook(path, export):
     return nb
 
 
+def with_mistake(student, solutions, mistake):
+    """The student notebook answered as the solutions answer it, but with
+    ``mistake`` (an entry of PUBLIC_MISTAKES) in its answer cell."""
+    _, label, right, wrong, _ = mistake
+    cells = hostile_submissions.answer_cells(student)
+    nb = hostile_submissions.answered(student, solutions, list(cells))
+    answers = [nb["cells"][i] for question in cells.values() for i in question]
+    sources = ["".join(cell["source"]) for cell in answers]
+    assert sum(s.count(right) for s in sources) == 1, f"{label}: changed"
+    for cell, source in zip(answers, sources):
+        cell["source"] = source.replace(right, wrong)
+    return nb
+
+
 def with_public_mistakes(student, solutions, mistakes):
     """The blank student notebook, then cells that answer every question as
     the solutions do, then for each mistake: the answer cell with the
@@ -235,7 +270,14 @@ def with_public_mistakes(student, solutions, mistakes):
 
 
 FAILED = re.compile(r"^\s+\S.*?: failed: (?P<why>.*)$", re.MULTILINE)
-UNREADABLE = ("Traceback", "doctest", 'File "', "AssertionError", "Trying:")
+UNREADABLE = (
+    "Traceback",
+    "doctest",
+    'File "',
+    "AssertionError",
+    "Trying:",
+    "Failed example",
+)
 
 
 def unreadable(sentence):
@@ -317,7 +359,7 @@ def test_every_master_has_the_same_otter_cell():
 def test_export_shows_no_warning_and_leaves_only_ignored_files(pipeline):
     """A student exports: the zip is written without a (red) warning, and git
     ignores what the export leaves beside the notebook."""
-    name = "gradients-and-duality"
+    name = EXPORTED
     folder, path, nb = _result(pipeline.exported)
     (export,) = [
         c
@@ -337,6 +379,53 @@ def test_export_shows_no_warning_and_leaves_only_ignored_files(pipeline):
         text=True,
     )
     assert sorted(ignored.stdout.split()) == [f"{folder}/{p}" for p in left]
+
+
+def shown_text(nb):
+    """Everything a notebook's outputs show: streams, tracebacks, and each
+    display's plain text and HTML (as text)."""
+    shown = []
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            shown += [output.get("text", "")] + output.get("traceback", [])
+            data = output.get("data", {})
+            markup = re.sub(r"<[^>]+>", " ", data.get("text/html", ""))
+            shown += [data.get("text/plain", ""), html.unescape(markup)]
+    return "\n".join(shown)
+
+
+def test_a_student_who_exports_a_mistake_reads_sentences(pipeline):
+    """What a student sees who runs a notebook with grad_f's sign flipped
+    from the top and exports it (issue 25, item 8): the failed public test
+    says in one sentence what it checked and found, and nothing the notebook
+    shows, its checks, check_all and the export included, is doctest's
+    transcript (otter's export would print it if it ran the tests)."""
+    _, _, nb = _result(pipeline.exported)
+    _, label, _, _, named = EXPORTED_MISTAKE
+    text = shown_text(nb)
+    checks = [c for c in nb.cells if c.source.startswith("grader.check")]
+    for check in checks[:1] + checks[-1:]:  # q1's check, and check_all
+        sentences, _ = shown_sentences(check)
+        assert any(named in s for s in sentences), (label, check.outputs)
+    assert not [w for w in UNREADABLE if w in text], (label, text)
+
+
+def test_no_export_cell_runs_the_tests(tmp_path):
+    """otter's export with run_tests=True prints each failed test as
+    doctest's transcript: build.py refuses it, and no student copy has it."""
+
+    def notebook(source):
+        path = tmp_path / "nb.ipynb"
+        cell = {"cell_type": "code", "source": source.splitlines(True)}
+        path.write_text(json.dumps({"cells": [cell]}))
+        return path
+
+    assert export_runs_tests(notebook("grader.export(run_tests=True)"))
+    assert export_runs_tests(notebook("grader.export(\n    run_tests=True\n)"))
+    assert not export_runs_tests(notebook("grader.export(pdf=False)"))
+    for master in MASTERS:
+        student = master.parent / "student" / master.name
+        assert not export_runs_tests(student), student
 
 
 def grade_batch(master, target, base):

@@ -260,6 +260,7 @@ class TestChapter:
         page = path.relative_to(ROOT).with_suffix(".html").as_posix()
         url = f"{CONFIG['html']['baseurl'].rstrip('/')}/{page}"
         source = "".join(note["source"])
+        source = source.removeprefix(numbering_frontmatter(path) or "")
         assert note["cell_type"] == "markdown" and "\n" not in source
         assert "remove-cell" in note["metadata"].get("tags", [])
         assert f"({url})" in source, f"the note should link to {url}"
@@ -284,6 +285,75 @@ class TestChapter:
             assert text == citation_text(keys), (
                 f"citation of {','.join(keys)} reads {text}; "
                 f"the website prints {citation_text(keys)}"
+            )
+
+    def test_jupyterlab_numbers_as_the_website(self, path):
+        """jupyterlab-myst numbers a notebook on its own, from the frontmatter
+        of its first Markdown cell (the Colab note, which the website never
+        shows): the chapter's website number in the enumerator gives
+        "Theorem 6.1" and "(6.4)" there too (none for the unnumbered
+        Preliminaries). It titles proofs "Proof 1" unless `:nonumber:` (the
+        website never numbers them), and numbers every `$$` display, while the
+        website numbers labelled ones only: a display without a label is
+        `\\begin{equation*}`, unnumbered in both."""
+        nb = load(path)
+        note = "".join(nb["cells"][1]["source"])
+        front = numbering_frontmatter(path)
+        if front:
+            assert note.startswith(front), (
+                f"{path.name}: cell 1 should begin with {front!r}"
+            )
+        else:
+            assert not note.startswith("```"), (
+                f"{path.name} is unnumbered on the website: no numbering"
+            )
+        markdown = "\n".join(sources(nb, "markdown")[1:])
+        for proof in PROOF_OPENING.finditer(markdown):
+            assert ":nonumber:" in proof.group("options"), (
+                f"{path.name}: give {proof.group(0).splitlines()[0]!r} "
+                "the option :nonumber: (JupyterLab says 'Proof 1' otherwise)"
+            )
+        for display in DISPLAY.finditer(markdown):
+            assert display.group("label"), (
+                f"{path.name}: label this display or write it "
+                "\\begin{equation*}...\\end{equation*}: JupyterLab numbers "
+                f"it, the website does not:\n{display.group(0)[:200]}"
+            )
+
+    def test_references_are_ones_jupyterlab_resolves(self, path):
+        """jupyterlab-myst renders one notebook: a role to another chapter's
+        label, or a {numref} to a figure (defined in code-cell metadata), shows
+        as a bare label there. Such references are links with the website's
+        number typed in, [Theorem 7.2](07-kernel-methods.ipynb#thm-…); the
+        website build checks the number (_ext/label_links.py), this checks
+        that the text names the chapter."""
+        markdown = "\n".join(sources(load(path), "markdown"))
+        found = re.search(r"\{numref\}`[^`]*`", markdown)
+        assert not found, (
+            f"{path.name}: write {found.group(0)} as [Fig. N.k](#label), the "
+            "number as the website prints it"
+        )
+        owners = label_owners()
+        for match in FIGURE_OR_EQUATION_REF.finditer(markdown):
+            label = match.group(match.lastindex)
+            owner = owners.get(label)
+            if match.group(0).startswith("{") and owner not in (None, path):
+                pytest.fail(
+                    f"{path.name}: {match.group(0)} points into {owner.name}; "
+                    f"write it [Text with its number]({owner.name}#{label})"
+                )
+        for text, target, label in LINK_TO_LABEL.findall(markdown):
+            owner = owners.get(label)
+            if not target or owner is None:
+                continue
+            assert target == owner.name, (
+                f"{path.name}: [{text}]: {label} is in {owner.name}"
+            )
+            chapter = toc_numbers().get(f"chapters/{owner.stem}")
+            names = rf"\b{chapter}\.\d" if chapter else "Preliminaries"
+            assert re.search(names, text), (
+                f"{path.name}: link text [{text}] should name its chapter "
+                f"({names})"
             )
 
     def test_solution_code_is_folded_in_jupyterlab(self, path):
@@ -455,6 +525,7 @@ SLIP_PHRASE = re.compile(
 )
 FIGURE_OR_EQUATION_REF = re.compile(
     r"\{(?:eq|numref|ref|prf:ref)\}`(?:[^`<]*<)?([\w-]+)>?`"
+    r"|\]\((?:[\w-]+\.ipynb)?#([\w-]+)\)"  # [Fig. 6.1](#fig-…) and the like
 )
 EQUATION_LABEL = re.compile(r"\$\$\s*\((eq-[\w-]+)\)")
 # A theorem, lemma, definition or exercise (:label: under its directive) and
@@ -658,7 +729,8 @@ class TestStudentPath:
             for match in FIGURE_OR_EQUATION_REF.finditer(text):
                 sentence = text[max(0, match.start() - 80) : match.end() + 80]
                 if not LOOKS_AHEAD.search(sentence):
-                    references.append((match.group(1), (index, match.start())))
+                    label = match.group(match.lastindex)
+                    references.append((label, (index, match.start())))
         for label, at in references:
             # Exercises come last by design; pointing a reader to one is
             # not using it.
@@ -675,6 +747,59 @@ class TestStudentPath:
         assert not re.search(r"\binteract(ive)?\(", code), (
             "draw the frames with mllib.plotting.interactive_figure"
         )
+
+
+# A link to a numbered object of this or another chapter, as JupyterLab shows
+# it: [Theorem 7.2](07-kernel-methods.ipynb#thm-kernel-representer).
+LINK_TO_LABEL = re.compile(
+    r"\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(((?:[\w-]+\.ipynb)?)#([\w-]+)\)"
+)
+# A {prf:proof} opening and its options (the lines that start with ":").
+PROOF_OPENING = re.compile(
+    r"^[ \t]*(?:`{3,}|:{3,})\{prf:proof\}[^\n]*\n(?P<options>(?:[ \t]*:.*\n)*)",
+    re.M,
+)
+# A $$ display and the label that may follow it.
+DISPLAY = re.compile(
+    r"^\$\$\n.*?\n\$\$(?:[ \t]*\((?P<label>[^)\s]+)\))?", re.M | re.S
+)
+
+
+def toc_numbers():
+    """chapters/NN-slug -> its number on the website (numbered parts only)."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    numbered = [
+        chapter["file"]
+        for part in toc["parts"]
+        if part.get("numbered")
+        for chapter in part["chapters"]
+    ]
+    return {name: number for number, name in enumerate(numbered, 1)}
+
+
+def numbering_frontmatter(path):
+    """The frontmatter that makes JupyterLab number as the website, or None."""
+    number = toc_numbers().get(f"chapters/{path.stem}")
+    if number is None:
+        return None
+    return f'```yaml\nnumbering: {{enumerator: "{number}.%s"}}\n```\n'
+
+
+@functools.cache
+def label_owners():
+    """label -> the chapter that defines it (directive, equation, figure)."""
+    owners = {}
+    for path in CHAPTERS:
+        for cell in load(path)["cells"]:
+            source = "".join(cell["source"])
+            figure = cell["metadata"].get("mystnb", {}).get("figure", {})
+            if figure.get("name"):
+                owners[figure["name"]] = path
+            if cell["cell_type"] == "markdown":
+                for pattern in (EQUATION_LABEL, DIRECTIVE_LABEL):
+                    for match in pattern.finditer(source):
+                        owners[match.group(1)] = path
+    return owners
 
 
 # Letters notation.md reserves, and the uses of them that clash (a rule per
@@ -718,6 +843,20 @@ DOUBLED_REFERENCES = [
     ),
     re.compile(
         r"\{(?:prf:ref|ref|numref)\}`[^`<]*prelim[^`]*`\)?\s+(?:in|of|from)"
+        r"\s+(?:the\s+)?\[[^\]]*\]\(00-preliminaries",
+        re.I,
+    ),
+    # the same, written as links with their text: "the exercise [Exercise
+    # 2.3](…)", "[Theorem 4 (Preliminaries)](…) in [Preliminaries](…)"
+    re.compile(
+        r"\b(?:exercises?|theorems?|lemmas?|definitions?|propositions?|"
+        r"corollar(?:y|ies)|figures?|fig\.|algorithms?|examples?)\s+"
+        r"\[(?:Exercise|Theorem|Lemma|Definition|Proposition|Corollary|Fig\."
+        r"|Algorithm|Example)\b",
+        re.I,
+    ),
+    re.compile(
+        r"\]\(00-preliminaries\.ipynb#[^)]*\)\)?\s+(?:in|of|from)"
         r"\s+(?:the\s+)?\[[^\]]*\]\(00-preliminaries",
         re.I,
     ),

@@ -1,6 +1,7 @@
 """mllib.ensemble: AdaBoost and gradient boosting against scikit-learn; bagging and forests by their definitions."""
 
 import itertools
+import warnings
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ from sklearn.datasets import (
     make_classification,
     make_friedman1,
 )
+from sklearn.exceptions import DataConversionWarning
 
 from mllib import ensemble as mllib_ensemble
 from mllib.dummy import DummyClassifier
@@ -1277,3 +1279,197 @@ def test_weighted_out_of_bag_score_is_unweighted_over_every_point():
     assert forest.oob_score_ == np.mean(
         np.argmax(total[seen], axis=1) == y[seen]
     )
+
+
+# Several outputs: y of shape (n_samples, n_outputs), as scikit-learn's
+# forests and BaggingRegressor (BaggingClassifier stays 1-D, as there).
+
+
+def _two_outputs(classify, n=60, d=3, seed=0):
+    """Continuous features (no ties) and two outputs: labels of two and three
+    classes, or two real targets."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    if classify:
+        return X, np.stack(
+            [X[:, 0] > 0, np.digitize(X[:, 1] + X[:, 2], [-0.5, 0.5])], axis=1
+        ).astype(int)
+    return X, np.stack([X[:, 0] - X[:, 1] ** 2, np.sin(2 * X[:, 2])], axis=1)
+
+
+_MULTI_OUTPUT = {
+    "RandomForestClassifier": (RandomForestClassifier, True),
+    "RandomForestRegressor": (RandomForestRegressor, False),
+    "BaggingRegressor": (BaggingRegressor, False),
+}
+
+
+def _without_resampling(name, seed=0):
+    estimator, _ = _MULTI_OUTPUT[name]
+    if name == "BaggingRegressor":  # every point once, every feature
+        return estimator(n_estimators=5, bootstrap=False, random_state=seed)
+    return estimator(5, bootstrap=False, max_features=None, random_state=seed)
+
+
+@pytest.mark.parametrize("name", _MULTI_OUTPUT)
+def test_a_multi_output_forest_averages_its_trees(name):
+    """Without resampling each member is the tree of its seed on all of
+    (X, y), refitted here on its own; the ensemble averages them output by
+    output."""
+    _, classify = _MULTI_OUTPUT[name]
+    X, y = _two_outputs(classify)
+    X_test = _two_outputs(classify, n=30, seed=1)[0]
+    ensemble = _without_resampling(name).fit(X, y)
+    tree = DecisionTreeClassifier if classify else DecisionTreeRegressor
+    trees = [
+        tree(random_state=member.random_state).fit(X, y)
+        for member in ensemble.estimators_
+    ]
+    if not classify:
+        mean = np.mean([t.predict(X_test) for t in trees], axis=0)
+        assert ensemble.predict(X_test).shape == (30, 2)
+        np.testing.assert_allclose(ensemble.predict(X_test), mean)
+        return
+    proba = ensemble.predict_proba(X_test)
+    for o, classes in enumerate(ensemble.classes_):
+        mean = np.mean([t.predict_proba(X_test)[o] for t in trees], axis=0)
+        np.testing.assert_allclose(proba[o], mean)
+        np.testing.assert_array_equal(
+            ensemble.predict(X_test)[:, o], classes[np.argmax(mean, axis=1)]
+        )
+
+
+@pytest.mark.parametrize("name", _MULTI_OUTPUT)
+def test_multi_output_predictions_match_scikit_learns_with_one_feature(name):
+    """One feature of distinct values leaves a fully grown tree no choice, so
+    every member is the same tree in both libraries (the values are exact
+    in float32, scikit-learn's type for X)."""
+    _, classify = _MULTI_OUTPUT[name]
+    X, y = _two_outputs(classify)
+    X = np.argsort(X[:, :1], axis=0) / 8.0  # distinct multiples of 1/8
+    ours = _without_resampling(name).fit(X, y)
+    params = ours.get_params()
+    if name != "BaggingRegressor":
+        del params["max_samples"]  # scikit-learn's forests: same default
+    theirs = getattr(sk_ensemble, name)(**params).fit(X, y)
+    np.testing.assert_allclose(ours.predict(X), theirs.predict(X))
+    if classify:
+        for p, q in zip(ours.predict_proba(X), theirs.predict_proba(X)):
+            np.testing.assert_allclose(p, q)
+
+
+@pytest.mark.parametrize("name", _MULTI_OUTPUT)
+def test_two_identical_outputs_predict_as_the_single_output_forest(name):
+    """The same draws grow the same trees: a tree's criterion averages the
+    outputs' (equal) impurities, so it splits as on one column; out of bag
+    too."""
+    estimator, classify = _MULTI_OUTPUT[name]
+    X, y = _two_outputs(classify, n=80)
+    y = y[:, 0]
+    single = estimator(n_estimators=16, oob_score=True, random_state=0)
+    double = estimator(n_estimators=16, oob_score=True, random_state=0)
+    single.fit(X, y)
+    double.fit(X, np.stack([y, y], axis=1))
+    for o in range(2):
+        np.testing.assert_array_equal(
+            double.predict(X)[:, o], single.predict(X)
+        )
+    assert double.oob_score_ == pytest.approx(single.oob_score_)
+    if classify:
+        for p in double.predict_proba(X):
+            np.testing.assert_allclose(p, single.predict_proba(X))
+        oob = double.oob_decision_function_
+        for o in range(2):
+            np.testing.assert_allclose(
+                oob[:, :, o], single.oob_decision_function_
+            )
+    else:
+        for o in range(2):
+            np.testing.assert_allclose(
+                double.oob_prediction_[:, o], single.oob_prediction_
+            )
+
+
+def _fitted_pair(name, X, y, **params):
+    estimator, _ = _MULTI_OUTPUT[name]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ours = estimator(n_estimators=10, random_state=0, **params).fit(X, y)
+        theirs = getattr(sk_ensemble, name)(
+            n_estimators=10, random_state=0, **params
+        ).fit(X, y)
+    return ours, theirs, [w.category for w in caught]
+
+
+@pytest.mark.parametrize("name", _MULTI_OUTPUT)
+def test_multi_output_attributes_and_shapes_are_scikit_learns(name):
+    _, classify = _MULTI_OUTPUT[name]
+    X, y = _two_outputs(classify)
+    ours, theirs, _ = _fitted_pair(name, X, y)
+    assert ours.predict(X).shape == theirs.predict(X).shape == (60, 2)
+    assert ours.predict(X).dtype == theirs.predict(X).dtype
+    assert hasattr(ours, "n_outputs_") == hasattr(theirs, "n_outputs_")
+    if name != "BaggingRegressor":
+        assert ours.n_outputs_ == theirs.n_outputs_ == 2
+    if classify:
+        assert isinstance(ours.classes_, list)
+        for c, d in zip(ours.classes_, theirs.classes_, strict=True):
+            np.testing.assert_array_equal(c, d)
+        assert ours.n_classes_ == theirs.n_classes_ == [2, 3]
+        for method in ("predict_proba", "predict_log_proba"):
+            shapes = [
+                [p.shape for p in getattr(e, method)(X)]
+                for e in (ours, theirs)
+            ]
+            assert shapes[0] == shapes[1] == [(60, 2), (60, 3)]
+        # out of bag: needs two classes per output (scikit-learn's rule)
+        y = y % 2
+    estimator, _ = _MULTI_OUTPUT[name]
+    ours = estimator(n_estimators=10, oob_score=True, random_state=0)
+    oob = "oob_decision_function_" if classify else "oob_prediction_"
+    expected = (60, 2, 2) if classify else (60, 2)
+    assert getattr(ours.fit(X, y), oob).shape == expected
+    if name != "BaggingRegressor":  # scikit-learn's crashes out of bag
+        theirs = getattr(sk_ensemble, name)(10, oob_score=True).fit(X, y)
+        assert getattr(theirs, oob).shape == expected
+    assert 0 < ours.oob_score_ <= 1
+
+
+@pytest.mark.parametrize("name", _MULTI_OUTPUT)
+def test_a_column_y_is_one_output_with_a_warning(name):
+    """(n_samples, 1) is a 1-D y, with scikit-learn's DataConversionWarning."""
+    _, classify = _MULTI_OUTPUT[name]
+    X, y = _two_outputs(classify)
+    ours, theirs, caught = _fitted_pair(name, X, y[:, :1])
+    assert caught.count(DataConversionWarning) == 2
+    assert ours.predict(X).shape == theirs.predict(X).shape == (60,)
+    if name != "BaggingRegressor":
+        assert ours.n_outputs_ == theirs.n_outputs_ == 1
+    if classify:
+        assert isinstance(ours.classes_, np.ndarray)
+        assert ours.n_classes_ == theirs.n_classes_ == 2
+        assert ours.predict_proba(X).shape == (60, 2)
+
+
+def test_multi_output_bad_input_is_refused():
+    X, y = _two_outputs(True)
+    with pytest.raises(ValueError, match="continuous-multioutput"):
+        RandomForestClassifier(3).fit(X, y + 0.5)
+    # accuracy out of bag needs two classes per output, as in scikit-learn
+    for library in (mllib_ensemble, sk_ensemble):
+        with pytest.raises(ValueError, match="multiclass-multioutput"):
+            library.RandomForestClassifier(3, oob_score=True).fit(X, y)
+    forest = RandomForestClassifier(3, warm_start=True).fit(X, y)
+    forest.set_params(n_estimators=5)
+    with pytest.raises(ValueError, match="classes of the previous fit"):
+        forest.fit(X, y[:, 0])
+    for estimator, _ in _MULTI_OUTPUT.values():
+        with pytest.raises(ValueError, match="dim 3"):
+            estimator(n_estimators=3).fit(X, y[:, :, None])
+        with pytest.raises(NotFittedError):
+            estimator().predict(X)
+    with pytest.raises(ValueError, match="NaN"):
+        BaggingRegressor(n_estimators=3).fit(X, np.c_[y, np.full(60, np.nan)])
+    # BaggingClassifier stays 1-D, as scikit-learn's
+    with pytest.raises(ValueError, match="1d array"):
+        BaggingClassifier(n_estimators=3).fit(X, y)

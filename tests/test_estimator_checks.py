@@ -42,6 +42,7 @@ from mllib.linear_model import (
     Perceptron,
     PoissonRegressor,
     Ridge,
+    SGDClassifier,
     SGDRegressor,
 )
 from mllib.mixture import GaussianMixture
@@ -120,6 +121,7 @@ ESTIMATORS = [
     RandomForestClassifier(n_estimators=5),
     RandomForestRegressor(n_estimators=5),
     Ridge(),
+    SGDClassifier(),
     SGDRegressor(),
     SVC(),
     SVC(probability=True, random_state=0),
@@ -196,6 +198,14 @@ EXPECTED_FAILED_CHECKS = {
         "changes n, i.e. the penalty's weight (and the steps are stochastic, "
         "as for Perceptron); integer weights equal repeated rows with α "
         "scaled by n / Σ s_i (test_sgd.py)",
+    },
+    # scikit-learn lists the same one for its SGDClassifier
+    "SGDClassifier": {
+        _NOT_REPEATED_ROWS: "the objective averages over the n rows, "
+        "(1/n) Σ s_i L_i + α R(w), so repeating rows changes the penalty's "
+        "weight, and the steps are stochastic (as for SGDRegressor and "
+        "Perceptron); integer weights equal repeated rows with α scaled by "
+        "n / Σ s_i at the minimiser (test_sgd_classifier.py)",
     },
     "Perceptron": {
         _NOT_REPEATED_ROWS: "stochastic steps: a weight of 2 is one step "

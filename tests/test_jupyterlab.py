@@ -767,3 +767,114 @@ def test_an_answered_question_passes_and_the_submission_exports(browser, lab):
         assert not reader.left_the_machine, reader.left_the_machine
     finally:
         reader.close()
+
+
+# --- Numbers as on the website (issue 25 item 5) ---------------------------
+NUMBERED_CHAPTER = "chapters/06-support-vector-machines.ipynb"
+# A numbered block's opening and its options; a display's label.
+NUMBERED_BLOCK = re.compile(
+    r"^[ \t]*(?:`{3,}|:{3,})\{(?:prf:(\w+)|(exercise))\}[^\n]*\n"
+    r"((?:[ \t]*:.*\n)*)",
+    re.M,
+)
+DISPLAY_LABEL = re.compile(r"\$\$\s*\(([\w-]+)\)")
+# Per rendered markdown cell: the references in it, by target and text, and
+# what it shows for a reference it could not resolve or a numbered proof.
+REFERENCES = f"""() => Object.fromEntries(
+  [...{NOTEBOOK}.content.node.querySelectorAll('.jp-MarkdownCell')]
+  .map(cell => [cell.dataset.windowedListIndex,
+                cell.querySelector('.jp-InputArea .myst')])
+  .filter(([, rendered]) => rendered)
+  .map(([index, rendered]) => [index, {{
+    links: [...rendered.querySelectorAll('a')]
+      .map(a => [a.getAttribute('href'),
+           a.textContent.replace(/\\s+/g, ' ').trim()]),
+    missing: [...rendered.querySelectorAll(
+      '[title="Cross Reference Not Found"]')].map(e => e.textContent),
+    proofs: rendered.textContent.match(/\\bProof\\s\\d+/g) || [],
+  }}]))"""
+
+
+def website_numbers(path):
+    """label -> the number the website prints for a reference to it: Sphinx
+    numbers each kind of theorem-like block, exercises and labelled displays
+    in the order they appear, after the chapter's number ("Lemma 6.1",
+    "(6.4)"); unnumbered blocks and unlabelled displays take none."""
+    chapter = int(Path(path).name[:2])
+    markdown = "\n".join(
+        "".join(cell["source"])
+        for cell in json.loads((ROOT / path).read_text())["cells"]
+        if cell["cell_type"] == "markdown"
+    )
+    found = [
+        (m.start(), m.group(1) or m.group(2), m.group(3))
+        for m in NUMBERED_BLOCK.finditer(markdown)
+        if m.group(1) != "proof" and ":nonumber:" not in m.group(3)
+    ]
+    found += [
+        (m.start(), "eq", f":label: {m.group(1)}")
+        for m in DISPLAY_LABEL.finditer(markdown)
+    ]
+    counts, numbers = {}, {}
+    for _, kind, options in sorted(found):
+        counts[kind] = counts.get(kind, 0) + 1
+        label = re.search(r":label:\s*(\S+)", options)
+        number = f"{chapter}.{counts[kind]}"
+        if label:
+            numbers[label.group(1)] = (
+                f"({number})" if kind == "eq" else f"{kind.title()} {number}"
+            )
+    return numbers
+
+
+def test_a_chapter_numbers_and_references_as_the_website(browser, lab):
+    """A student in JupyterLab and a classmate on the website say "Lemma 6.1"
+    and "(6.4)" and mean the same thing: every reference within the chapter
+    gives the website's number, no reference shows as a bare label, no
+    proof is titled "Proof 1", and a reference to another chapter reads as
+    its typed text (the website build checks that number). One chapter,
+    opened and read through, not run."""
+    reader = Reader(browser)
+    try:
+        page = reader.page
+        open_notebook(page, lab, NUMBERED_CHAPTER, TIMEOUT_MS)
+        cells = {}
+        count = page.evaluate(f"() => {NOTEBOOK}.content.model.cells.length")
+        for index in range(count):  # JupyterLab renders a cell in view only
+            page.evaluate(
+                f"async i => {{ await {NOTEBOOK}.content.scrollToItem(i); }}",
+                index,
+            )
+            page.wait_for_timeout(50)
+            cells.update(page.evaluate(REFERENCES))
+        expected = website_numbers(NUMBERED_CHAPTER)
+        shown = [link for cell in cells.values() for link in cell["links"]]
+        within = [
+            (href[1:], text)
+            for href, text in shown
+            if href and href.startswith("#") and href[1:] in expected
+        ]
+        assert len(within) > 50, f"only {len(within)} references read"
+        wrong = [
+            f"{label}: {text!r}, the website {expected[label]!r}"
+            for label, text in within
+            if text != expected[label]
+        ]
+        assert not wrong, "numbers differ from the website's:\n" + "\n".join(
+            wrong
+        )
+        missing = [m for cell in cells.values() for m in cell["missing"]]
+        assert not missing, f"references shown as bare labels: {missing}"
+        proofs = [p for cell in cells.values() for p in cell["proofs"]]
+        assert not proofs, f"numbered proofs: {proofs}"
+        elsewhere = [
+            text
+            for href, text in shown
+            if href and re.search(r"\d\d-[\w-]+\.ipynb[^#]*#", href)
+        ]
+        assert elsewhere and all(re.search(r"\d", t) for t in elsewhere), (
+            elsewhere
+        )
+        assert not reader.left_the_machine, reader.left_the_machine
+    finally:
+        reader.close()

@@ -49,6 +49,9 @@ def test_no_hand_typed_result_numbers(path):
         ("see {eq}`eq-06-dual` and [[Platt, 1999]](#platt1999)", []),
         ("glued: {eval}`glued.auc` and 0.5", ["0.5"]),
         ("label fig-12-k3 and file 01-learning-problem.ipynb", []),
+        ("of [(2.13)](02-gradient-methods.ipynb#eq-gd-margin-losses)", []),
+        ("[(14) of the Preliminaries](00-preliminaries.ipynb#eq-x)", []),
+        ("[(0.5)](#platt1999) and (0.5)", ["0.5", "0.5"]),
     ],
 )
 def test_the_heuristic_finds_typed_numbers_and_only_those(text, found):

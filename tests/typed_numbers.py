@@ -28,7 +28,8 @@ A number passes when
    sets (``delta = 0.05``), or the value an assertion checks the
    computation against (``assert abs(auc - 0.86) < 0.01``);
 3. it names something rather than measures it: a reference ("Theorem 7.2",
-   "Section 3.1", "Algorithm 2.1"), a version ("Python 3.11"), a label;
+   "Section 3.1", "Algorithm 2.1", a link ``[(2.13)](…#eq-…)``, whose number
+   the website build checks), a version ("Python 3.11"), a label;
 4. the chapter lists it, with the reason, in its notebook metadata:
    ``metadata["mllib"]["typed_numbers"] = {"0.632": "1 − 1/e, ...", ...}``
    (for constants of mathematics and exact hand computations the text
@@ -83,6 +84,9 @@ LATEX_COMMAND = re.compile(r"\\[A-Za-z]+")
 # directive options.
 NOT_PROSE = [
     re.compile(r"\{[\w:-]+\}`[^`]*`"),  # roles: {eq}`eq-x`, {cite}`key`
+    # an equation number typed into a link to its label, [(2.13)](…#eq-x):
+    # a reference, which the website build checks (_ext/label_links.py)
+    re.compile(r"\[\(\d+(?:\.\d+)*\)[^\]]*\]\([\w.-]*#eq-[\w-]+\)"),
     re.compile(r"\]\([^)]*\)"),  # link targets
     re.compile(r"<[^>\n]+>"),  # HTML tags
     re.compile(

@@ -56,7 +56,12 @@ import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils import get_tags
+from sklearn.utils.validation import (
+    check_is_fitted,
+    column_or_1d,
+    validate_data,
+)
 
 from ..metrics import accuracy_score, r2_score
 from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
@@ -388,37 +393,67 @@ class BaggingRegressor(RegressorMixin, BaseBagging):
     """Bagged regressors: the average of the members' predictions.
 
     Parameters as :class:`BaggingClassifier` (the default member is a fully
-    grown :class:`~mllib.tree.DecisionTreeRegressor`). ``oob_score_`` is the
-    out-of-bag :math:`R^2` and ``oob_prediction_`` (shape (n_samples,)) the
-    averaged out-of-bag predictions.
+    grown :class:`~mllib.tree.DecisionTreeRegressor`). ``y`` may have several
+    outputs, shape (n_samples, n_outputs), if the member accepts them (the
+    default tree does); the members' predictions are then averaged output by
+    output. ``oob_score_`` is the out-of-bag :math:`R^2` (with several
+    outputs, their mean) and ``oob_prediction_`` (shape (n_samples,) or
+    (n_samples, n_outputs)) the averaged out-of-bag predictions.
     """
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        # several outputs if the member takes them
+        member_tags = get_tags(self._make_estimator(0)).target_tags
+        tags.target_tags.multi_output = member_tags.multi_output
+        return tags
 
     def _default_estimator(self):
         return DecisionTreeRegressor()
 
     def fit(self, X, y, sample_weight=None):
         """Fit the members on bootstrap samples of ``X`` (n_samples,
-        n_features) and targets ``y``, drawn with probabilities proportional
-        to ``sample_weight`` (n_samples,) if given; return self."""
-        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+        n_features) and targets ``y`` (n_samples,) or (n_samples,
+        n_outputs), drawn with probabilities proportional to
+        ``sample_weight`` (n_samples,) if given; return self."""
+        X, y = validate_data(
+            self, X, y, dtype=np.float64, y_numeric=True, multi_output=True
+        )
+        y = _ravel_column(y)
+        self._n_outputs = 1 if y.ndim == 1 else y.shape[1]
         weights = self._draw_and_fit_weights(sample_weight, len(y))
         return self._fit_members(X, y, *weights)
 
     def _output_shape(self):
-        return ()
+        return () if self._n_outputs == 1 else (self._n_outputs,)
 
     def _member_output(self, member, X):
         return member.predict(X)
 
     def _store_oob(self, oob, y, seen):
         self.oob_prediction_ = oob
-        self.oob_score_ = r2_score(y[seen], oob[seen])
+        # several outputs: the mean of their R^2 (scikit-learn's default)
+        y, oob = y.reshape(len(y), -1), oob.reshape(len(y), -1)
+        self.oob_score_ = float(
+            np.mean(
+                [r2_score(y[seen, o], oob[seen, o]) for o in range(y.shape[1])]
+            )
+        )
 
     def predict(self, X):
-        """Average of the members' predictions, shape (n_samples,)."""
+        """Average of the members' predictions, shape (n_samples,) or
+        (n_samples, n_outputs)."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return sum(self._member_outputs(X)) / len(self.estimators_)
+
+
+def _ravel_column(y):
+    """A column ``y`` of shape (n_samples, 1) as 1-D, with scikit-learn's
+    DataConversionWarning; other shapes unchanged."""
+    if y.ndim == 2 and y.shape[1] == 1:
+        return column_or_1d(y, warn=True)
+    return y
 
 
 def _count_draws(max_samples, n, total_weight, largest):

@@ -27,6 +27,11 @@ repeated rows and zero weights dropped rows exactly (the trees' rule), and
 ``max_samples`` is refused. As in scikit-learn, ``max_samples`` may exceed
 :math:`n` (an integer, or a float above 1).
 
+``y`` may have several outputs, shape (n_samples, n_outputs), as in
+scikit-learn: the trees take them (:mod:`mllib.tree`) and the forest averages
+each output's predictions (a classifier its class probabilities, output by
+output); ``n_outputs_`` counts them.
+
 ``apply`` and ``decision_path`` give each point's leaf, and its root-to-leaf
 path, in every tree: the path indicator stacks the trees' indicators side by
 side, tree :math:`b` in the columns ``n_nodes_ptr[b]:n_nodes_ptr[b + 1]``.
@@ -37,11 +42,20 @@ Reference: Breiman (2001), *Random forests*; Hastie, Tibshirani & Friedman
 
 import numpy as np
 from scipy import sparse
+from sklearn.utils.multiclass import (
+    check_classification_targets,
+    type_of_target,
+)
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
-from ..validation import check_sample_weight
-from .bagging import BaggingClassifier, BaggingRegressor, _count_draws
+from ..validation import check_sample_weight, encode_classes
+from .bagging import (
+    BaggingClassifier,
+    BaggingRegressor,
+    _count_draws,
+    _ravel_column,
+)
 
 
 class _Forest:
@@ -49,6 +63,18 @@ class _Forest:
     feature."""
 
     _oob_warm_start = True
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.multi_output = True
+        return tags
+
+    @property
+    def n_outputs_(self):
+        """Number of outputs: 1 for a 1-D ``y`` (or a column), else the
+        columns of ``y``."""
+        check_is_fitted(self)
+        return self._n_outputs
 
     def _make_estimator(self, seed):
         tree = (
@@ -152,8 +178,19 @@ max_leaf_nodes, ccp_alpha :
 
     Attributes
     ----------
-    estimators_, estimators_samples_, classes_, n_classes_, oob_score_,
-    oob_decision_function_, feature_importances_
+    estimators_, estimators_samples_, feature_importances_
+    n_outputs_ : int
+        Number of outputs (columns of ``y``; 1 for a 1-D ``y``).
+    classes_, n_classes_ :
+        The labels of ``y`` and their number; with several outputs, lists of
+        one entry per output (then ``predict_proba`` is a list of
+        (n_samples, n_classes_[o]) arrays and ``predict`` has shape
+        (n_samples, n_outputs)).
+    oob_score_, oob_decision_function_ :
+        As :class:`~mllib.ensemble.BaggingClassifier`'s; with several outputs
+        (each of at most two classes, as in scikit-learn) the fraction of
+        points with every output right, and shape (n_samples,
+        max(n_classes_), n_outputs).
 
     Methods ``apply`` and ``decision_path`` give the leaves and the paths of
     rows in every tree.
@@ -190,6 +227,115 @@ max_leaf_nodes, ccp_alpha :
         self.ccp_alpha = ccp_alpha
         self.max_samples = max_samples
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        # a 0/1 indicator y (multilabel) is q outputs of two classes each
+        tags.classifier_tags.multi_label = True
+        return tags
+
+    def fit(self, X, y, sample_weight=None):
+        """Fit the trees on bootstrap samples of ``X`` (n_samples,
+        n_features) and labels ``y`` (n_samples,) or (n_samples, n_outputs),
+        drawn with probabilities proportional to ``sample_weight``
+        (n_samples,) if given; return self."""
+        X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True)
+        y = _ravel_column(y)
+        if y.ndim == 2:  # so that a message names the type of the whole y
+            check_classification_targets(y)  # ("continuous-multioutput")
+        weights = self._draw_and_fit_weights(sample_weight, len(y))
+        columns = y.reshape(len(y), -1).T
+        # one class is allowed, as in scikit-learn: every tree predicts it
+        classes, y_index = zip(
+            *(
+                encode_classes(c, allow_one_class=True, estimator=self)
+                for c in columns
+            )
+        )
+        y_index = np.stack(y_index, axis=1) if y.ndim == 2 else y_index[0]
+        if (
+            self.oob_score
+            and type_of_target(y_index) == "multiclass-multioutput"
+        ):
+            raise ValueError(
+                "The out-of-bag accuracy of several outputs needs at most "
+                "two classes in each (it is then the fraction of points with "
+                "every output right, as in scikit-learn); y is "
+                "multiclass-multioutput. Set oob_score=False."
+            )
+        if self.warm_start and hasattr(self, "classes_"):
+            previous = (
+                self.classes_ if self.n_outputs_ > 1 else [self.classes_]
+            )
+            if len(previous) != len(classes) or not all(
+                map(np.array_equal, previous, classes)
+            ):
+                raise ValueError(
+                    "warm_start=True needs the classes of the previous fit, "
+                    f"{[c.tolist() for c in previous]}; y has "
+                    f"{[c.tolist() for c in classes]}."
+                )
+        self._n_outputs = len(classes)
+        if self._n_outputs == 1:
+            self.classes_, self.n_classes_ = classes[0], len(classes[0])
+        else:  # lists, as scikit-learn's forests
+            self.classes_ = list(classes)
+            self.n_classes_ = [len(c) for c in classes]
+        return self._fit_members(X, y_index, *weights)
+
+    def _output_shape(self):
+        """(n_classes,), or with several outputs (most classes, n_outputs):
+        output ``o``'s probabilities in the first ``n_classes_[o]`` rows."""
+        if self.n_outputs_ == 1:
+            return super()._output_shape()
+        return max(self.n_classes_), self.n_outputs_
+
+    def _member_output(self, member, X):
+        if self.n_outputs_ == 1:
+            return super()._member_output(member, X)
+        proba = np.zeros((len(X), *self._output_shape()))
+        for o, (classes, p) in enumerate(
+            zip(member.classes_, member.predict_proba(X))
+        ):
+            proba[:, classes, o] = p
+        return proba
+
+    def _store_oob(self, oob, y, seen):
+        if self.n_outputs_ == 1:
+            return super()._store_oob(oob, y, seen)
+        self.oob_decision_function_ = oob
+        right = y[seen] == np.argmax(oob[seen], axis=1)
+        self.oob_score_ = float(np.mean(np.all(right, axis=1)))
+
+    def predict_proba(self, X):
+        """Average of the trees' class probabilities, shape (n_samples,
+        n_classes); with several outputs, a list of one such array per
+        output."""
+        proba = super().predict_proba(X)
+        if self.n_outputs_ == 1:
+            return proba
+        return [proba[:, :k, o] for o, k in enumerate(self.n_classes_)]
+
+    def predict_log_proba(self, X):
+        """The logarithm of :meth:`predict_proba` (a list with several
+        outputs)."""
+        if self.n_outputs_ == 1:
+            return super().predict_log_proba(X)
+        with np.errstate(divide="ignore"):
+            return [np.log(p) for p in self.predict_proba(X)]
+
+    def predict(self, X):
+        """The class with the largest average probability, shape
+        (n_samples,), or (n_samples, n_outputs)."""
+        if self.n_outputs_ == 1:
+            return super().predict(X)
+        return np.stack(
+            [
+                c[np.argmax(p, axis=1)]
+                for c, p in zip(self.classes_, self.predict_proba(X))
+            ],
+            axis=1,
+        )
+
 
 class RandomForestRegressor(_Forest, BaggingRegressor):
     """A forest of regression trees; predicts the average of the trees.
@@ -197,7 +343,9 @@ class RandomForestRegressor(_Forest, BaggingRegressor):
     Parameters and attributes as :class:`RandomForestClassifier`, with
     ``criterion="squared_error"`` and ``max_features=1.0`` (all features:
     scikit-learn's default for regression) by default; ``oob_score_`` is the
-    out-of-bag :math:`R^2` and ``oob_prediction_`` the out-of-bag predictions.
+    out-of-bag :math:`R^2` (the mean over the outputs) and
+    ``oob_prediction_`` the out-of-bag predictions, shape (n_samples,) or
+    (n_samples, n_outputs) as ``predict``.
     """
 
     def __init__(

@@ -10,6 +10,7 @@ from .multiclass_perceptron import MulticlassPerceptron
 from .perceptron import Perceptron
 from .ridge import Ridge
 from .sgd import SGDRegressor
+from .sgd_classifier import SGDClassifier
 
 __all__ = [
     "BayesianLinearRegression",
@@ -21,6 +22,7 @@ __all__ = [
     "Perceptron",
     "PoissonRegressor",
     "Ridge",
+    "SGDClassifier",
     "SGDRegressor",
     "enet_path",
     "lasso_path",

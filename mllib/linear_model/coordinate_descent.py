@@ -40,6 +40,15 @@ The loop stops on the **duality gap**, a certificate: for any :math:`w` and any
 dual-feasible :math:`v`, :math:`P(w) - P(w^\star) \le P(w) - D(v)`, and the
 scaled residual is dual feasible.
 
+When :math:`n > d` a path precomputes the Gram matrix :math:`Q = X^\top X`
+and :math:`q = X^\top y` once (scikit-learn's ``precompute``) and keeps
+no residual: :math:`z_j = q_j - Q_j^\top w + Q_{jj}w_j` costs :math:`O(d)` instead
+of :math:`O(n)`, and with :math:`h = Qw` the gap's terms are
+:math:`\lVert r\rVert^2 = \lVert y\rVert^2 - 2w^\top q + w^\top h`,
+:math:`X^\top r = q - h` and :math:`r^\top y = \lVert y\rVert^2 - w^\top q`
+(``enet_coordinate_descent_gram``). The iterates and the stopping rule are the
+same; only rounding differs.
+
 The loop is written here rather than on the generic driver
 ``mllib.optim.coordinate_descent``: the driver calls an update function and
 writes a NumPy array entry per coordinate, and its absolute-change stopping
@@ -72,24 +81,41 @@ def duality_gap(w, X, y, residual, l1_reg, l2_reg, positive=False):
     -\tfrac12\lVert \nu\rVert^2 + y^\top \nu` subject to :math:`\lVert X^\top
     \nu\rVert_\infty \le \ell_1`; the residual :math:`r` is shrunk by
     :math:`\theta = \min(1, \ell_1/\lVert X^\top r\rVert_\infty)` to be
-    feasible (``scale`` below). For :math:`\ell_2 > 0` the same formulas hold
-    with :math:`X^\top r - \ell_2 w` in the constraint and :math:`\lVert
-    r\rVert^2 + \ell_2\lVert w\rVert^2` in the quadratic terms (the elastic net
-    is a lasso on :math:`X` stacked over :math:`\sqrt{\ell_2}I`).
+    feasible (``scale`` in :func:`gap_from_products`). For :math:`\ell_2 > 0`
+    the same formulas hold with :math:`X^\top r - \ell_2 w` in the
+    constraint and :math:`\lVert r\rVert^2 + \ell_2\lVert w\rVert^2` in
+    the quadratic terms (the elastic net is a lasso on :math:`X` stacked over
+    :math:`\sqrt{\ell_2}I`).
 
     With :math:`w \ge 0` (``positive``) the penalty
     :math:`\ell_1\sum_j w_j` plus the constraint has the conjugate that
     bounds :math:`X^\top\nu` from above only: the constraint becomes
     :math:`\max_j (X^\top\nu)_j \le \ell_1`, without absolute values.
     """
-    quadratic = residual @ residual + l2_reg * (w @ w)
-    correlations = X.T @ residual - l2_reg * w
+    return gap_from_products(
+        w,
+        residual @ residual,
+        X.T @ residual,
+        residual @ y,
+        l1_reg,
+        l2_reg,
+        positive,
+    )
+
+
+def gap_from_products(
+    w, residual_norm2, correlations, residual_dot_y, l1_reg, l2_reg, positive
+):
+    r""":func:`duality_gap` from :math:`\lVert r\rVert^2`, :math:`X^\top r`
+    and :math:`r^\top y`, however they were computed."""
+    quadratic = residual_norm2 + l2_reg * (w @ w)
+    correlations = correlations - l2_reg * w
     if not positive:
         correlations = np.abs(correlations)
-    dual_norm = np.max(correlations, initial=0.0)
+    dual_norm = correlations.max(initial=0.0)
     scale = l1_reg / dual_norm if dual_norm > l1_reg else 1.0
     primal = 0.5 * quadratic + l1_reg * np.abs(w).sum()
-    dual = -0.5 * scale**2 * quadratic + scale * (residual @ y)
+    dual = -0.5 * scale**2 * quadratic + scale * residual_dot_y
     return primal - dual
 
 
@@ -156,21 +182,91 @@ def enet_coordinate_descent(
                 # r ← r − (w_j_new − w_j_old) x_j, in place: O(n)
                 daxpy(x_j, residual, a=old - new)
                 coef[j] = new
-                change_max = max(change_max, abs(new - old))
-            w_max = max(w_max, abs(new))
+                # |Δw_j| and |w_j| by comparisons: max() calls here took a
+                # fifth of a path's time (benchmarks/bench_linear_models.py)
+                change = new - old
+                if change > change_max or -change > change_max:
+                    change_max = abs(change)
+            if new > w_max or -new > w_max:
+                w_max = abs(new)
         if w_max == 0.0 or change_max <= tol * w_max or sweep == max_iter:
             w = np.array(coef)
             gap = duality_gap(w, X, y, residual, l1_reg, l2_reg, positive)
             if gap <= gap_tol:
                 return w, gap, sweep
+    _warn_not_converged(max_iter, gap, gap_tol)
+    return w, gap, max_iter
+
+
+def enet_coordinate_descent_gram(
+    w, gram, Xy, y_norm2, l1_reg, l2_reg, max_iter, tol, positive=False
+):
+    r""":func:`enet_coordinate_descent` on the Gram matrix ``gram`` =
+    :math:`Q = X^\top X` (C-ordered), ``Xy`` = :math:`q = X^\top y` and
+    ``y_norm2`` = :math:`\lVert y\rVert^2` (module docstring): the same
+    updates, stopping rule and returns, each update :math:`O(d)`.
+    """
+    rows = list(gram)  # row j of the symmetric Q is its column j
+    diagonal = np.diag(gram).tolist()
+    Xy_list = Xy.tolist()
+    coef = w.tolist()  # read here; w, read by ddot, is written alongside
+    w = w.copy()
+    gap_tol = tol * y_norm2
+
+    def gap_of(w):
+        gram_w, w_Xy = gram @ w, w @ Xy
+        return gap_from_products(
+            w,
+            y_norm2 - 2 * w_Xy + w @ gram_w,  # ‖r‖²
+            Xy - gram_w,  # Xᵀr
+            y_norm2 - w_Xy,  # rᵀy
+            l1_reg,
+            l2_reg,
+            positive,
+        )
+
+    gap = gap_of(w)
+    if gap <= gap_tol:
+        return w, gap, 0
+    for sweep in range(1, max_iter + 1):
+        w_max = change_max = 0.0
+        for j, (norm, Xy_j, row) in enumerate(zip(diagonal, Xy_list, rows)):
+            if norm == 0.0:  # a constant column: its coefficient stays 0
+                continue
+            old = coef[j]
+            # z_j = x_jᵀ(r + w_j x_j) = q_j − Q_jᵀw + Q_jj w_j: O(d)
+            z = Xy_j - ddot(row, w) + old * norm
+            if z > l1_reg:
+                new = (z - l1_reg) / (norm + l2_reg)
+            elif z < -l1_reg and not positive:
+                new = (z + l1_reg) / (norm + l2_reg)
+            else:
+                new = 0.0
+            if new != old:
+                w[j] = coef[j] = new
+                # |Δw_j| and |w_j| by comparisons: max() calls here took a
+                # fifth of a path's time (benchmarks/bench_linear_models.py)
+                change = new - old
+                if change > change_max or -change > change_max:
+                    change_max = abs(change)
+            if new > w_max or -new > w_max:
+                w_max = abs(new)
+        if w_max == 0.0 or change_max <= tol * w_max or sweep == max_iter:
+            gap = gap_of(w)
+            if gap <= gap_tol:
+                return w, gap, sweep
+    _warn_not_converged(max_iter, gap, gap_tol)
+    return w, gap, max_iter
+
+
+def _warn_not_converged(max_iter, gap, gap_tol):
     warnings.warn(
         f"Coordinate descent did not converge in max_iter={max_iter} sweeps: "
         f"duality gap {gap:.3e} > tolerance {gap_tol:.3e}. Increase "
         "max_iter, standardise the features, or increase alpha.",
         ConvergenceWarning,
-        stacklevel=3,
+        stacklevel=4,
     )
-    return w, gap, max_iter
 
 
 def _check_penalty(alpha, l1_ratio):
@@ -352,7 +448,8 @@ def enet_path(
     r"""Elastic-net coefficients along a decreasing grid of :math:`\lambda`.
 
     Each fit starts from the previous solution (a warm start), so the whole
-    path costs little more than one fit. Like scikit-learn's ``enet_path``,
+    path costs little more than one fit; with more samples than features the
+    fits share the Gram matrix :math:`X^\top X` (module docstring). Like scikit-learn's ``enet_path``,
     no intercept is fitted: centre (and usually standardise) ``X`` and ``y``
     first.
 
@@ -391,12 +488,16 @@ def enet_path(
         if coef_init is None
         else _checked_start(coef_init, n_features, positive)
     )
+    if n_samples > n_features:  # Q = XᵀX once for the whole path
+        data = (np.ascontiguousarray(X.T @ X), X.T @ y, y @ y)
+        solver = enet_coordinate_descent_gram
+    else:
+        data, solver = (X, y), enet_coordinate_descent
     coefs, gaps = np.empty((n_features, len(alphas))), np.empty(len(alphas))
     for k, alpha in enumerate(alphas):  # decreasing λ, each fit warm-started
-        w, gap, _ = enet_coordinate_descent(
+        w, gap, _ = solver(
             w,
-            X,
-            y,
+            *data,
             n_samples * alpha * l1_ratio,
             n_samples * alpha * (1 - l1_ratio),
             max_iter,
@@ -433,7 +534,7 @@ def _check_path_arguments(X, y, l1_ratio, eps, alphas, max_iter, tol):
         alphas = np.geomspace(alpha_max, alpha_max * eps, num=alphas)
     else:
         alphas = np.sort(np.asarray(alphas, dtype=float))[::-1]
-    for alpha in alphas:
+    for alpha in alphas[~(alphas > 0)]:  # raises on the first bad one
         _check_penalty(alpha, l1_ratio)
     return np.asfortranarray(X), y, alphas, l1_ratio, max_iter, tol
 

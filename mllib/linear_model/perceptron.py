@@ -23,23 +23,14 @@ constant step) and :class:`Perceptron` here run it, with an optional penalty,
 class and sample weights, and one-vs-rest for more than two classes.
 """
 
-import math
 import warnings
-from typing import NamedTuple
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils import compute_class_weight
-from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..exceptions import ConvergenceWarning
-from ..validation import (
-    check_int,
-    check_random_state,
-    check_sample_weight,
-    check_scalar,
-    encode_classes,
-)
+from ..validation import check_int, check_scalar, encode_classes
+from .plain_sgd import classification_loss
+from .sgd_classifier import BaseSGDClassifier
 
 
 def run_mistake_driven_passes(
@@ -113,12 +104,7 @@ def encode_binary_labels(y, estimator):
     return classes, 2.0 * y_index - 1.0
 
 
-PENALTIES = (None, "l2", "l1", "elasticnet")
-#: scikit-learn's WeightVector folds the scale into the weights below this
-WSCALE_RESET = 1e-9
-
-
-class Perceptron(ClassifierMixin, BaseEstimator):
+class Perceptron(BaseSGDClassifier):
     r"""The perceptron (Rosenblatt, 1958), with scikit-learn's parameters and
     stopping rule; one-vs-rest for more than two classes.
 
@@ -279,325 +265,38 @@ class Perceptron(ClassifierMixin, BaseEstimator):
         """Run the epochs on ``X`` of shape (n_samples, n_features) and
         labels ``y``, from ``coef_init`` and ``intercept_init`` (zeros by
         default); return self."""
-        if self.warm_start and hasattr(self, "coef_"):
-            coef_init = self.coef_ if coef_init is None else coef_init
-            if intercept_init is None:
-                intercept_init = self.intercept_
-        X, y = validate_data(self, X, y, dtype=np.float64)
-        settings = self._check_params()
-        self.classes_, index = encode_classes(y, estimator=self)
-        n_classes = len(self.classes_)
-        class_weight = compute_class_weight(
-            self.class_weight, classes=self.classes_, y=y
+        runs = self._fit(
+            X, y, coef_init, intercept_init, sample_weight, record_active=True
         )
-        sample_weight = check_sample_weight(sample_weight, len(y))
-        rng = check_random_state(self.random_state)
-        validation = self._validation_mask(index, sample_weight, rng)
-        n_rows = 1 if n_classes == 2 else n_classes
-        coef, intercept = self._initial_weights(
-            coef_init, intercept_init, n_rows, X.shape[1]
-        )
-        # (positive class, its weight, the others' weight) per problem
-        problems = (
-            [(1, class_weight[1], class_weight[0])]
-            if n_classes == 2
-            else [(c, class_weight[c], 1.0) for c in range(n_classes)]
-        )
-        runs = []
-        for row, (positive, w_pos, w_neg) in enumerate(problems):
-            signs = np.where(index == positive, 1.0, -1.0)
-            runs.append(
-                _perceptron_epochs(
-                    X,
-                    signs,
-                    coef[row],
-                    intercept[row],
-                    np.where(signs > 0, w_pos, w_neg) * sample_weight,
-                    sample_weight,
-                    validation,
-                    rng,
-                    verbose=self.verbose,
-                    **settings,
-                )
-            )
-        self.coef_ = np.array([run.coef for run in runs])
-        self.intercept_ = np.array([run.intercept for run in runs])
-        self.n_iter_ = max(run.n_epochs for run in runs)
-        self.t_ = float(self.n_iter_ * len(y) + 1)
-        if n_classes == 2:
+        # a perceptron's active samples (non-zero loss gradient) are its
+        # mistakes
+        if len(self.classes_) == 2:
             (run,) = runs
-            self.mistake_indices_ = run.mistake_indices
-            self.mistakes_per_epoch_ = run.mistakes_per_epoch
-            self.n_updates_ = len(run.mistake_indices)
+            self.mistake_indices_ = run.active_indices
+            self.mistakes_per_epoch_ = run.active_per_epoch
+            self.n_updates_ = len(run.active_indices)
         else:
-            self.mistake_indices_ = [run.mistake_indices for run in runs]
-            self.mistakes_per_epoch_ = [run.mistakes_per_epoch for run in runs]
+            self.mistake_indices_ = [run.active_indices for run in runs]
+            self.mistakes_per_epoch_ = [run.active_per_epoch for run in runs]
             self.n_updates_ = np.array([len(m) for m in self.mistake_indices_])
-        if self.tol is not None and self.n_iter_ == self.max_iter:
-            warnings.warn(
-                f"Perceptron stopped after max_iter={self.max_iter} epochs "
-                "before its stopping rule was met (the average training "
-                f"loss still improved by more than tol={self.tol}): the "
-                "data are probably not separable. Increase max_iter, or use "
-                "a soft-margin method such as an SVM.",
-                ConvergenceWarning,
-            )
         return self
 
-    def _check_params(self):
-        """The settings of :func:`_perceptron_epochs`, validated."""
-        if self.penalty not in PENALTIES:
-            raise ValueError(
-                "penalty must be None, 'l2', 'l1' or 'elasticnet'; got "
-                f"{self.penalty!r}."
-            )
-        l1_ratio = {None: 0.0, "l2": 0.0, "l1": 1.0}.get(
-            self.penalty,
-            check_scalar(self.l1_ratio, "l1_ratio", low=0.0, high=1.0),
-        )
+    def _sgd_settings(self):
         return {
-            "penalty": self.penalty,
-            "alpha": check_scalar(self.alpha, "alpha", low=0.0),
-            "l1_ratio": l1_ratio,
+            "loss": classification_loss("perceptron", epsilon=0.0),
+            "learning_rate": "constant",
             "eta0": check_scalar(
                 self.eta0, "eta0", low=0.0, low_inclusive=False
             ),
-            "fit_intercept": self.fit_intercept,
-            "max_iter": check_int(self.max_iter, "max_iter", low=1),
-            "tol": (
-                -np.inf
-                if self.tol is None
-                else check_scalar(self.tol, "tol", low=0.0)
-            ),
-            "n_iter_no_change": check_int(
-                self.n_iter_no_change, "n_iter_no_change", low=1
-            ),
-            "shuffle": self.shuffle,
-            "early_stopping": self.early_stopping,
+            "power_t": 0.5,  # unused by a constant step
+            "average": 0,
         }
 
-    def _initial_weights(self, coef_init, intercept_init, n_rows, n_features):
-        coef = np.zeros((n_rows, n_features))
-        intercept = np.zeros(n_rows)
-        if coef_init is not None:
-            coef_init = np.asarray(coef_init, dtype=np.float64)
-            if coef_init.size != coef.size:
-                raise ValueError(
-                    f"coef_init has shape {coef_init.shape}; this problem "
-                    f"needs {n_rows} row(s) of {n_features} weights."
-                )
-            coef = coef_init.reshape(coef.shape).copy()
-        if intercept_init is not None:
-            intercept_init = np.asarray(intercept_init, dtype=np.float64)
-            if intercept_init.size != n_rows:
-                raise ValueError(
-                    f"intercept_init has shape {intercept_init.shape}; this "
-                    f"problem needs {n_rows} intercept(s)."
-                )
-            intercept = intercept_init.reshape(n_rows).copy()
-        return coef, intercept
-
-    def _validation_mask(self, index, sample_weight, rng):
-        """The held-out samples of ``early_stopping`` (none otherwise): a
-        stratified draw of ``ceil(validation_fraction * n)`` samples."""
-        n = len(index)
-        mask = np.zeros(n, dtype=bool)
-        if not self.early_stopping:
-            return mask
-        fraction = check_scalar(
-            self.validation_fraction,
-            "validation_fraction",
-            low=0.0,
-            high=1.0,
-            low_inclusive=False,
-            high_inclusive=False,
+    def _not_converged_message(self):
+        return (
+            f"Perceptron stopped after max_iter={self.max_iter} epochs "
+            "before its stopping rule was met (the average training "
+            f"loss still improved by more than tol={self.tol}): the "
+            "data are probably not separable. Increase max_iter, or use "
+            "a soft-margin method such as an SVM."
         )
-        n_val = math.ceil(fraction * n)
-        counts = np.bincount(index)
-        # largest remainders: per-class shares that add up to n_val
-        share = counts * n_val / n
-        take = np.floor(share).astype(int)
-        extra = np.argsort(-(share - take), kind="stable")
-        take[extra[: n_val - take.sum()]] += 1
-        for c, k in enumerate(take):
-            members = np.flatnonzero(index == c)
-            mask[rng.choice(members, size=k, replace=False)] = True
-        if n_val >= n or not np.any(sample_weight[mask] > 0):
-            raise ValueError(
-                f"Splitting {n} samples with validation_fraction="
-                f"{self.validation_fraction!r} leaves an empty training set "
-                "or a validation set of zero weight; change "
-                "validation_fraction or disable early_stopping."
-            )
-        return mask
-
-    def decision_function(self, X):
-        r""":math:`w^\top x + b`: shape (n_samples,) for two classes (positive
-        means ``classes_[1]``), (n_samples, n_classes) for more."""
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        scores = X @ self.coef_.T + self.intercept_
-        return scores[:, 0] if len(self.classes_) == 2 else scores
-
-    def predict(self, X):
-        """``classes_[1]`` where the decision function is positive (two
-        classes), the class of largest score, the first of equal ones
-        (more); shape (n_samples,)."""
-        scores = self.decision_function(X)
-        if scores.ndim == 1:
-            return self.classes_[(scores > 0).astype(int)]
-        return self.classes_[np.argmax(scores, axis=1)]
-
-
-def _truncate(v, scale, cumulative, applied):
-    r"""The cumulative :math:`\ell_1` penalty of Tsuruoka, Tsujii &
-    Ananiadou (2009) on :math:`w = \text{scale}\cdot v`: each weight moves
-    towards 0 by what the penalty has accrued (``cumulative``, :math:`u`)
-    minus what it already received (``applied``, :math:`q_j`, updated in
-    place), and stops at 0 instead of crossing it; returns the new
-    :math:`v`.
-
-    For :math:`v_j>0`: :math:`\max(0, v_j - (u+q_j)/\text{scale})`; for
-    :math:`v_j<0`: :math:`\min(0, v_j + (u-q_j)/\text{scale})`, written
-    once as :math:`\operatorname{sign}(v_j)\max(0, |v_j| - (u +
-    \operatorname{sign}(v_j)q_j)/\text{scale})`.
-    """
-    sign = np.sign(v)
-    new = sign * np.maximum(
-        0.0, np.abs(v) - (cumulative + sign * applied) / scale
-    )
-    applied += scale * (new - v)
-    return new
-
-
-class _Run(NamedTuple):
-    coef: np.ndarray
-    intercept: float
-    n_epochs: int
-    mistake_indices: np.ndarray
-    mistakes_per_epoch: np.ndarray
-
-
-def _perceptron_epochs(
-    X,
-    y,
-    coef,
-    intercept,
-    weight,
-    sample_weight,
-    validation,
-    rng,
-    *,
-    penalty,
-    alpha,
-    l1_ratio,
-    eta0,
-    fit_intercept,
-    max_iter,
-    tol,
-    n_iter_no_change,
-    shuffle,
-    early_stopping,
-    verbose,
-):
-    r"""scikit-learn's plain SGD for one two-class perceptron, labels ``y``
-    in :math:`\{-1,+1\}`, ``weight`` the class times sample weight of each
-    sample (``sample_weight`` alone weighs the validation accuracy); returns
-    a :class:`_Run`.
-
-    The weights are held as :math:`w = \text{scale}\cdot v` (Bottou's lazy
-    scaling, scikit-learn's ``WeightVector``): the :math:`\ell_2` shrinkage
-    :math:`w \leftarrow (1-\eta_0\alpha(1-\rho))w` at every sample is then
-    one multiplication of ``scale``, not of the whole vector; ``scale`` is
-    folded back into :math:`v` when it falls below ``1e-9``. The running
-    :math:`\lVert w\rVert^2` and :math:`\lVert w\rVert_1` of the objective
-    are kept as scikit-learn keeps them (updated by the steps and the
-    shrinkage, not by the :math:`\ell_1` truncation).
-    """
-    v, scale, b = coef.copy(), 1.0, float(intercept)
-    sq_norm, l1_norm = float(v @ v), float(np.abs(v).sum())
-    cumulative_l1, applied_l1 = 0.0, np.zeros_like(v)  # u and q
-    shrink = max(0.0, 1.0 - (1.0 - l1_ratio) * eta0 * alpha)
-    with_l2 = penalty in ("l2", "elasticnet")
-    with_l1 = penalty in ("l1", "elasticnet")
-    train = np.flatnonzero(~validation)
-    best_objective, best_score, stalled = np.inf, -np.inf, 0
-    mistake_indices, mistakes_per_epoch = [], []
-    rows, labels, steps = list(X), y.tolist(), (eta0 * y * weight).tolist()
-    for epoch in range(1, max_iter + 1):
-        order = rng.permutation(len(y)) if shuffle else np.arange(len(y))
-        objective, mistakes = 0.0, 0
-        for i in order[~validation[order]].tolist():
-            x = rows[i]
-            margin = labels[i] * (scale * (v @ x) + b)
-            if verbose or not early_stopping:
-                objective += -margin if margin <= 0 else 0.0
-                if penalty is not None:  # the penalty before the step
-                    objective += alpha * (
-                        (1 - l1_ratio) * 0.5 * math.sqrt(sq_norm) ** 2
-                        + l1_ratio * l1_norm
-                    )
-            if with_l2:  # w <- (1 - eta0 alpha (1 - rho)) w, lazily
-                scale *= shrink
-                sq_norm *= shrink * shrink
-                l1_norm *= shrink
-                if scale < WSCALE_RESET:  # fold the scale into v
-                    v *= scale
-                    scale = 1.0
-            if margin <= 0:  # a mistake: the subgradient step
-                mistakes += 1
-                mistake_indices.append(i)
-                step = steps[i]
-                if step != 0.0:
-                    v += x * (step / scale)
-                    if fit_intercept:
-                        b += step
-                    if penalty is not None:
-                        sq_norm = float(v @ v) * scale * scale
-                        l1_norm = float(np.abs(v).sum()) * scale
-            if with_l1:
-                cumulative_l1 += l1_ratio * eta0 * alpha
-                v = _truncate(v, scale, cumulative_l1, applied_l1)
-        mistakes_per_epoch.append(mistakes)
-        if not (np.isfinite(b) and np.all(np.isfinite(v))):
-            raise ValueError(
-                f"Floating-point under-/overflow occurred at epoch {epoch}. "
-                "Scaling the input data with StandardScaler or MinMaxScaler "
-                "might help."
-            )
-        if verbose:
-            print(
-                f"-- Epoch {epoch}: norm {scale * np.linalg.norm(v):.2f}, "
-                f"bias {b:.6f}, average loss {objective / len(train):.6f}"
-            )
-        if early_stopping:
-            held = validation
-            predicted = np.where(scale * (X[held] @ v) + b > 0, 1.0, -1.0)
-            score = np.average(
-                predicted == y[held], weights=sample_weight[held]
-            )
-            stalled = stalled + 1 if score < best_score + tol else 0
-            best_score = max(best_score, score)
-        else:
-            objective /= len(train)
-            stalled = stalled + 1 if objective > best_objective - tol else 0
-            best_objective = min(best_objective, objective)
-        if stalled >= n_iter_no_change:
-            break
-        if mistakes == 0 and penalty is None and not early_stopping:
-            # Nothing moved, and nothing will: every later epoch is
-            # mistake-free with objective 0 (> best - tol), so the rule
-            # counts them up to n_iter_no_change (tol=None: none counts).
-            left = max_iter - epoch
-            if tol > 0:  # with tol = 0, 0 > 0 - 0 fails: never stalls
-                left = min(left, n_iter_no_change - stalled)
-            mistakes_per_epoch.extend([0] * left)
-            epoch += left
-            break
-    return _Run(
-        scale * v,
-        b,
-        epoch,
-        np.array(mistake_indices, dtype=int),
-        np.array(mistakes_per_epoch),
-    )

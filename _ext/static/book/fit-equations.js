@@ -27,7 +27,13 @@
   // \equiv, \propto), the lines aligned at the relations. Top level: outside
   // braces, environments and \left...\right. Null where there is no break.
   var RELATIONS = /^(le|leq|ge|geq|approx|equiv|propto)$/;
+  // An unnumbered display written \begin{equation*}...\end{equation*} (so
+  // that JupyterLab, which numbers every $$ display, leaves it unnumbered
+  // too) breaks as its content does.
+  var UNNUMBERED = /^\s*\\begin\{equation\*\}([\s\S]*)\\end\{equation\*\}\s*$/;
   function breakTeX(tex) {
+    var unnumbered = UNNUMBERED.exec(tex);
+    if (unnumbered) tex = unnumbered[1];
     var statements = [], relations = [], depth = 0, i = 0;
     while (i < tex.length) {
       var rest = tex.slice(i);
