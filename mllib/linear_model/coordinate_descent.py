@@ -42,8 +42,8 @@ scaled residual is dual feasible.
 
 When :math:`n > d` a path precomputes the Gram matrix :math:`Q = X^\top X`
 and :math:`q = X^\top y` once (scikit-learn's ``precompute``) and keeps
-no residual: :math:`z_j = q_j - Q_j^\top w + Q_{jj}w_j` costs :math:`O(d)` instead
-of :math:`O(n)`, and with :math:`h = Qw` the gap's terms are
+no residual: :math:`z_j = q_j - Q_j^\top w + Q_{jj}w_j` costs :math:`O(d)`
+instead of :math:`O(n)`, and with :math:`h = Qw` the gap's terms are
 :math:`\lVert r\rVert^2 = \lVert y\rVert^2 - 2w^\top q + w^\top h`,
 :math:`X^\top r = q - h` and :math:`r^\top y = \lVert y\rVert^2 - w^\top q`
 (``enet_coordinate_descent_gram``). The iterates and the stopping rule are the
@@ -449,9 +449,9 @@ def enet_path(
 
     Each fit starts from the previous solution (a warm start), so the whole
     path costs little more than one fit; with more samples than features the
-    fits share the Gram matrix :math:`X^\top X` (module docstring). Like scikit-learn's ``enet_path``,
-    no intercept is fitted: centre (and usually standardise) ``X`` and ``y``
-    first.
+    fits share the Gram matrix :math:`X^\top X` (module docstring). Like
+    scikit-learn's ``enet_path``, no intercept is fitted: centre (and usually
+    standardise) ``X`` and ``y`` first.
 
     Parameters
     ----------
