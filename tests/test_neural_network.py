@@ -195,6 +195,51 @@ def test_no_hidden_layer_is_logistic_regression(k):
         )
 
 
+def assert_minimises_ridge(net, X, Y, alpha):
+    """Without hidden layer and with squared error the net's objective is
+    J(W, b) = (|XW + 1b' - Y|^2 + alpha |W|^2) / 2n, ridge's objective over
+    2n summed over the outputs, written out here. L-BFGS-B stops (as
+    scikit-learn's MLP) once an iteration lowers J by less than ftol =
+    1e7 eps = 2.2e-9 times max(|J|, 1); on a quadratic it is then a few such
+    steps from the minimum, 10 ftol, however the machine rounds. J is
+    quadratic with Hessian H = [X 1]'[X 1]/n + diag(alpha/n, .., 0), so
+    J(theta) - J* = |theta - theta*|_H^2 / 2 >= mu |theta - theta*|^2 / 2
+    (mu the least eigenvalue of H): the minimisers agree to
+    sqrt(2 (J - J*) / mu), what the stopping rule leaves, not to fixed
+    digits (one machine's L-BFGS-B stopped 1.3e-6 from ridge's)."""
+    Y = Y.reshape(len(X), -1)
+    n, d = X.shape
+    ridge = SkRidge(alpha=alpha).fit(X, Y)
+
+    def J(W, b):
+        return (np.sum((X @ W + b - Y) ** 2) + alpha * np.sum(W**2)) / (2 * n)
+
+    W, b = net.coefs_[0], net.intercepts_[0]
+    # (scikit-learn's Ridge gives a 1-D coef_ for a one-column Y)
+    W_ridge = ridge.coef_.reshape(-1, d).T
+    b_ridge = np.reshape(ridge.intercept_, -1)
+    J_net, J_ridge = J(W, b), J(W_ridge, b_ridge)
+    np.testing.assert_allclose(net.loss_, J_net, rtol=1e-12)
+    ftol = 1e7 * np.finfo(float).eps
+    assert J_ridge - 1e-12 <= J_net <= J_ridge + 10 * ftol * max(1, J_ridge)
+    X1 = np.column_stack([X, np.ones(n)])
+    H = X1.T @ X1 / n + np.diag(np.r_[np.full(d, alpha / n), 0.0])
+    mu = np.linalg.eigvalsh(H)[0]
+    distance = np.sqrt(2 * (J_net - J_ridge + 1e-12) / mu)
+    theta = np.vstack([W, b])
+    theta_ridge = np.vstack([W_ridge, b_ridge])
+    assert np.linalg.norm(theta - theta_ridge) <= distance
+    # the test has teeth: unpenalised least squares is much farther away
+    least_squares = SkRidge(alpha=0.0).fit(X, Y)
+    theta_ls = np.vstack(
+        [
+            least_squares.coef_.reshape(-1, d).T,
+            np.reshape(least_squares.intercept_, -1),
+        ]
+    )
+    assert np.linalg.norm(theta_ls - theta_ridge) > 100 * distance
+
+
 def test_no_hidden_layer_is_ridge():
     X, y = smooth_regression(seed=2)
     net = MLPRegressor(
@@ -205,11 +250,7 @@ def test_no_hidden_layer_is_ridge():
         max_iter=2000,
         random_state=0,
     ).fit(X, y)
-    ridge = SkRidge(alpha=3.0).fit(X, y)
-    np.testing.assert_allclose(net.coefs_[0][:, 0], ridge.coef_, atol=1e-6)
-    np.testing.assert_allclose(
-        net.intercepts_[0][0], ridge.intercept_, atol=1e-6
-    )
+    assert_minimises_ridge(net, X, y, alpha=3.0)
 
 
 # --- The steps of Adam and of momentum, by hand ------------------------------
@@ -615,10 +656,8 @@ def test_multi_output_regression_is_ridge_per_output_without_hidden_layer():
         tol=1e-10,
         max_iter=2000,
     ).fit(X, Y)
-    ridge = SkRidge(alpha=1.5).fit(X, Y)
     assert net.n_outputs_ == 2 and net.predict(X).shape == (90, 2)
-    np.testing.assert_allclose(net.coefs_[0], ridge.coef_.T, atol=1e-6)
-    np.testing.assert_allclose(net.predict(X), ridge.predict(X), atol=1e-5)
+    assert_minimises_ridge(net, X, Y, alpha=1.5)
 
 
 def test_multi_output_loss_sums_over_outputs():
