@@ -376,8 +376,12 @@ def test_invscaling_and_adaptive_schedules():
 def test_full_batch_momentum_and_adam_reach_ridge():
     """Without hidden layer J is ridge regression's objective over 2n. Full
     batch heavy-ball SGD converges linearly (a quadratic, a step below
-    2(1 + mu)/L); Adam with a constant rate reaches it to about its rate
-    times the remaining gradient's relative noise, here 1e-4."""
+    2(1 + mu)/L), and so does full-batch Adam here, to rounding by about
+    700 steps. Adam is then stopped at 800: once the gradient is rounding
+    noise, its second moment v decays as beta_2^t until the step
+    eta m / (sqrt(v) + epsilon) is no longer small, and near step 1200 it
+    is kicked 1e-4 away (how far depends on the rounding, so on the
+    machine) before converging again."""
     X, y = smooth_regression(n=50, seed=12)
     ridge = SkRidge(alpha=2.0).fit(X, y)
     common = dict(
@@ -392,16 +396,16 @@ def test_full_batch_momentum_and_adam_reach_ridge():
         solver="sgd", learning_rate_init=0.05, max_iter=2000, **common
     )
     adam = MLPRegressor(
-        solver="adam", learning_rate_init=0.01, max_iter=3000, **common
+        solver="adam", learning_rate_init=0.01, max_iter=800, **common
     )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         sgd.fit(X, y)
         adam.fit(X, y)
     np.testing.assert_allclose(sgd.coefs_[0][:, 0], ridge.coef_, atol=1e-10)
-    np.testing.assert_allclose(adam.coefs_[0][:, 0], ridge.coef_, atol=1e-4)
+    np.testing.assert_allclose(adam.coefs_[0][:, 0], ridge.coef_, atol=1e-10)
     np.testing.assert_allclose(
-        adam.intercepts_[0][0], ridge.intercept_, atol=1e-4
+        adam.intercepts_[0][0], ridge.intercept_, atol=1e-10
     )
 
 
