@@ -14,6 +14,7 @@ from sklearn.neural_network import MLPRegressor as SkMLPRegressor
 
 from mllib.exceptions import ConvergenceWarning, NotFittedError
 from mllib.linear_model import LogisticRegression
+from mllib.linear_model.logistic_loss import logistic_hessian, softmax_hessian
 from mllib.neural_network import MLPClassifier, MLPRegressor
 from mllib.neural_network.backprop import (
     flat_objective,
@@ -190,8 +191,31 @@ def test_no_hidden_layer_is_logistic_regression(k):
         )[0]
         ftol = 1e7 * np.finfo(float).eps
         assert J_reference - 1e-12 <= net.loss_ <= J_reference + 10 * ftol
+        # J is convex with least curvature mu at the minimiser (once the
+        # intercepts, which only enter through their differences, are
+        # compared with the last one subtracted), so the fits are within
+        # sqrt(2 (J - J*) / mu) of each other (1 % for the curvature's
+        # change); a probability moves by at most half the largest change
+        # of a decision value, |x, 1| times that distance.
+        theta_net = np.column_stack([net.coefs_[0].T, net.intercepts_[0]])
+        theta_ref = np.column_stack([reference.coef_, reference.intercept_])
+        X1 = np.column_stack([X, np.ones(len(X))])
+        if k == 2:
+            H = logistic_hessian(theta_ref[0], X1, alpha=1 / (C * len(X)))
+        else:
+            for theta in (theta_net, theta_ref):
+                theta[:, -1] -= theta[-1, -1]
+            H = softmax_hessian(theta_ref, X1, alpha=1 / (C * len(X)))
+            H = H[:-1, :-1]  # the last intercept is held at 0
+        mu = np.linalg.eigvalsh(H)[0]
+        gap = max(net.loss_ - J_reference, 0.0) + 1e-12
+        distance = 1.01 * np.sqrt(2 * gap / mu)
+        assert np.linalg.norm(theta_net - theta_ref) <= distance
+        widest = np.linalg.norm(X1, axis=1).max()
         np.testing.assert_allclose(
-            net.predict_proba(X), reference.predict_proba(X), atol=1e-4
+            net.predict_proba(X),
+            reference.predict_proba(X),
+            atol=0.5 * widest * distance,
         )
 
 
