@@ -284,7 +284,7 @@ DIFFERENCES = {
         "scikit-learn needs 'saga'; the solvers mllib lacks raise a "
         "ValueError (the agreement: "
         "test_logistic.py::test_default_settings_agree_with_sklearn_"
-        "defaults_to_1e_5)",
+        "defaults)",
     ),
     ("LogisticRegression", "dual"): absent(
         "the dual formulation of liblinear; the default False (the primal) "
