@@ -112,7 +112,9 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         most ``tol`` (max-norm for Newton and L-BFGS, 2-norm for gradient
         descent); with an :math:`\ell_1` share, when the smallest
         subgradient (its max-norm) is, which is zero exactly at the
-        minimum.
+        minimum. L-BFGS also stops, as scikit-learn's, once a step lowers
+        the objective by less than :math:`64\,\varepsilon` relative, which
+        can come first for a tiny ``tol``.
     warm_start : bool, default False
         Start the solver from the previous fit's ``coef_`` and
         ``intercept_`` instead of zero (same number of classes and
