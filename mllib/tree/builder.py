@@ -115,7 +115,7 @@ def grow_tree(
     starts = np.array([0, n])
     levels, next_id, depth = [], 1, 0
     while len(starts) > 1:
-        size, n_open = np.diff(starts), len(starts) - 1
+        size, n_open = starts[1:] - starts[:-1], len(starts) - 1
         samples = order[0]  # every row holds the same samples
         node_of = np.empty(n, dtype=np.intp)
         node_of[samples] = np.repeat(np.arange(n_open), size)
@@ -260,7 +260,7 @@ def _find_splits(
     within each node.
     """
     d = len(features)
-    size, n_nodes = np.diff(starts), len(starts) - 1
+    size, n_nodes = starts[1:] - starts[:-1], len(starts) - 1
     feature = np.full(n_nodes, TREE_UNDEFINED)
     threshold = np.full(n_nodes, float(TREE_UNDEFINED))
     improvement = np.full(n_nodes, -np.inf)
@@ -277,7 +277,7 @@ def _find_splits(
         node_visit = visit[0][:, None]
         searched = order if open_.all() else order[:, positions]
     else:  # row j of a node's positions: its j-th feature in visit
-        node_visit = visit.T[:, np.repeat(np.arange(len(visit)), size[open_])]
+        node_visit = np.repeat(visit.T, size[open_], axis=1)
         searched = _take_2d(order, node_visit, np.flatnonzero(positions))
     row, cut, best = split_segments(
         _take_2d(features, node_visit, searched),
@@ -326,7 +326,7 @@ def _grow_best_first(
     def add_nodes(order, starts, node_depth):
         """Summarise and search the nodes laid out in ``order``; put those
         with a split on the frontier."""
-        size, n_new = np.diff(starts), len(starts) - 1
+        size, n_new = starts[1:] - starts[:-1], len(starts) - 1
         samples = order[0]
         node = np.repeat(np.arange(n_new), size)
         value, impurity, weight = targets.summaries(samples, node, n_new)
@@ -428,7 +428,8 @@ def _partition(features, order, is_split, feature, threshold, node_of):
     by_side = np.argsort(side[order], axis=1, kind="stable")
     rows = np.arange(len(order))[:, None]
     order = _take_2d(order, rows, by_side[:, : len(samples)])
-    return order, np.concatenate([[0], np.cumsum(np.r_[n_left, n_right])])
+    children = np.concatenate([n_left, n_right])  # their sizes
+    return order, np.concatenate([[0], np.cumsum(children)])
 
 
 def _take_2d(a, rows, columns):
