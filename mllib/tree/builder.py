@@ -115,7 +115,7 @@ def grow_tree(
     starts = np.array([0, n])
     levels, next_id, depth = [], 1, 0
     while len(starts) > 1:
-        size, n_open = np.diff(starts), len(starts) - 1
+        size, n_open = starts[1:] - starts[:-1], len(starts) - 1
         samples = order[0]  # every row holds the same samples
         node_of = np.empty(n, dtype=np.intp)
         node_of[samples] = np.repeat(np.arange(n_open), size)
@@ -260,7 +260,7 @@ def _find_splits(
     within each node.
     """
     d = len(features)
-    size, n_nodes = np.diff(starts), len(starts) - 1
+    size, n_nodes = starts[1:] - starts[:-1], len(starts) - 1
     feature = np.full(n_nodes, TREE_UNDEFINED)
     threshold = np.full(n_nodes, float(TREE_UNDEFINED))
     improvement = np.full(n_nodes, -np.inf)
@@ -268,17 +268,19 @@ def _find_splits(
         return feature, threshold, improvement
     first, last = starts[:-1][open_], starts[1:][open_] - 1
     rows = np.arange(d)[:, None]  # each row of order: sorted by node
-    spread = features[rows, order[:, last]] - features[rows, order[:, first]]
+    spread = _take_2d(features, rows, order[:, last]) - _take_2d(
+        features, rows, order[:, first]
+    )
     visit, n_searched = _visit_order(spread.T, max_features, rng)
     positions = np.repeat(open_, size)  # those of the open nodes
     if n_searched is None:  # every node: all features
         node_visit = visit[0][:, None]
         searched = order if open_.all() else order[:, positions]
     else:  # row j of a node's positions: its j-th feature in visit
-        node_visit = visit.T[:, np.repeat(np.arange(len(visit)), size[open_])]
-        searched = order[node_visit, np.flatnonzero(positions)]
+        node_visit = np.repeat(visit.T, size[open_], axis=1)
+        searched = _take_2d(order, node_visit, np.flatnonzero(positions))
     row, cut, best = split_segments(
-        features[node_visit, searched],
+        _take_2d(features, node_visit, searched),
         # stat[:, searched]; np.take lays it out C-ordered (K, c, m)
         np.take(targets.stat, searched, axis=1),
         np.concatenate([[0], np.cumsum(size[open_])]),
@@ -324,7 +326,7 @@ def _grow_best_first(
     def add_nodes(order, starts, node_depth):
         """Summarise and search the nodes laid out in ``order``; put those
         with a split on the frontier."""
-        size, n_new = np.diff(starts), len(starts) - 1
+        size, n_new = starts[1:] - starts[:-1], len(starts) - 1
         samples = order[0]
         node = np.repeat(np.arange(n_new), size)
         value, impurity, weight = targets.summaries(samples, node, n_new)
@@ -418,11 +420,20 @@ def _partition(features, order, is_split, feature, threshold, node_of):
     node = node_of[samples]
     splits = is_split[node]
     samples, node = samples[splits], node[splits]
-    left = features[feature[node], samples] <= threshold[node]
+    left = _take_2d(features, feature[node], samples) <= threshold[node]
     side = np.full(len(node_of), 2, dtype=np.int8)
     side[samples] = np.where(left, 0, 1)
     n_left = np.bincount(node[left], minlength=len(is_split))[is_split]
     n_right = np.bincount(node[~left], minlength=len(is_split))[is_split]
     by_side = np.argsort(side[order], axis=1, kind="stable")
-    order = np.take_along_axis(order, by_side[:, : len(samples)], axis=1)
-    return order, np.concatenate([[0], np.cumsum(np.r_[n_left, n_right])])
+    rows = np.arange(len(order))[:, None]
+    order = _take_2d(order, rows, by_side[:, : len(samples)])
+    children = np.concatenate([n_left, n_right])  # their sizes
+    return order, np.concatenate([[0], np.cumsum(children)])
+
+
+def _take_2d(a, rows, columns):
+    """``a[rows, columns]`` for a 2-D ``a``, as one gather from the
+    flattened ``a`` (``a[j, i]`` is ``a.flat[j * a.shape[1] + i]``): about
+    twice as fast as numpy's indexing with two integer arrays."""
+    return np.take(a, rows * a.shape[1] + columns)

@@ -107,7 +107,7 @@ def split_segments(
     """
     c, m = sorted_x.shape
     n_nodes = len(starts) - 1
-    size = np.diff(starts)
+    size = starts[1:] - starts[:-1]
 
     def each(per_node):  # a node's value at each of its positions
         return np.repeat(per_node, size, axis=-1)
@@ -122,23 +122,23 @@ def split_segments(
     left -= each(before)
     total = left[..., starts[1:] - 1]  # each node's statistic
     right = each(total) - left
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if criterion == "squared_error":  # summed over the outputs
-            (left_w, *left_sum), (right_w, *right_sum) = left, right
+    if criterion == "squared_error":  # summed over the outputs
+        (left_w, *left_sum), (right_w, *right_sum) = left, right
+        with np.errstate(divide="ignore", invalid="ignore"):  # empty sides
             decrease = sum(
                 s_l**2 / left_w + s_r**2 / right_w
                 for s_l, s_r in zip(left_sum, right_sum)
             )
-        else:  # W I(node) is the same in every row: once per node
-            groups = groups or [slice(None)]
-            # every output's classes add up to the child's weight
-            left_w, right_w = left[groups[0]].sum(0), right[groups[0]].sum(0)
-            decrease = sum(
-                each(weighted_impurity(total[g, 0], criterion, axis=0))
-                - weighted_impurity(left[g], criterion, axis=0, total=left_w)
-                - weighted_impurity(right[g], criterion, axis=0, total=right_w)
-                for g in groups
-            )
+    else:  # W I(node) is the same in every row: once per node
+        groups = groups or [slice(None)]
+        # every output's classes add up to the child's weight
+        left_w, right_w = left[groups[0]].sum(0), right[groups[0]].sum(0)
+        decrease = sum(
+            each(weighted_impurity(total[g, 0], criterion, axis=0))
+            - weighted_impurity(left[g], criterion, axis=0, total=left_w)
+            - weighted_impurity(right[g], criterion, axis=0, total=right_w)
+            for g in groups
+        )
     valid = np.zeros((c, m), dtype=bool)  # a threshold between distinct ...
     valid[:, :-1] = sorted_x[:, 1:] > sorted_x[:, :-1] + FEATURE_THRESHOLD
     valid[:, starts[1:] - 1] = False  # ... values of the same node
