@@ -13,7 +13,8 @@ publicly, or offers in a weaker form:
 * ``check_scalar`` and ``check_int``: hyperparameters (scikit-learn's
   public ``check_scalar`` lets NaN and ``True`` through);
 * ``check_random_state``: a ``numpy.random.Generator``, the generator the
-  algorithms and chapters use (scikit-learn's returns a ``RandomState``).
+  algorithms and chapters use (scikit-learn's returns a ``RandomState``),
+  seeded from numpy's global state for ``None``, as scikit-learn's.
 * ``available_if``: a method that exists only for some parameters (such
   as ``predict_proba`` of an SVC fitted without probabilities), whose
   ``AttributeError`` says why (scikit-learn's replaces the reason with a
@@ -143,19 +144,30 @@ def feature_names_in(estimator, input_features=None):
 
 
 def check_random_state(seed):
-    """Turn ``None``, an int or a ``numpy.random.Generator`` into a
-    ``Generator``.
+    """Turn ``None``, an int, a ``numpy.random.Generator`` or a
+    ``numpy.random.RandomState`` into a ``Generator``.
 
-    Estimators call this inside ``fit`` so that two fits with the same integer
-    seed agree, and no estimator ever touches numpy's global random state.
+    Estimators call this inside ``fit``. An int seeds a new generator, so
+    two fits with the same integer agree. ``None`` and a ``RandomState``
+    draw the new generator's seed from numpy's global ``RandomState`` or
+    from that instance, the streams scikit-learn's ``random_state=None``
+    and instances use: after ``np.random.seed(0)`` a script's fits repeat,
+    with mllib's estimators as with scikit-learn's. The draws themselves
+    are not scikit-learn's (a ``Generator`` is not a ``RandomState``), so a
+    randomised estimator's results differ from scikit-learn's for the same
+    seed.
     """
-    if seed is None or isinstance(seed, (numbers.Integral, np.integer)):
+    if seed is None:  # numpy's global RandomState
+        seed = np.random.randint(2**63 - 1, dtype=np.int64)
+    if isinstance(seed, np.random.RandomState):
+        seed = seed.randint(2**63 - 1, dtype=np.int64)
+    if isinstance(seed, (numbers.Integral, np.integer)):
         return np.random.default_rng(seed)
     if isinstance(seed, np.random.Generator):
         return seed
     raise ValueError(
-        "random_state must be None, an int or a numpy.random.Generator; "
-        f"got {seed!r}."
+        "random_state must be None, an int, a numpy.random.Generator or a "
+        f"numpy.random.RandomState; got {seed!r}."
     )
 
 

@@ -78,6 +78,34 @@ def test_check_random_state_is_reproducible_and_local():
         check_random_state("seed")
 
 
+def test_none_and_random_state_follow_numpys_seeds_as_scikit_learn():
+    """None draws from numpy's global RandomState and an instance from
+    itself, as scikit-learn's random_state does: np.random.seed makes a
+    script repeat, and two draws in a row differ."""
+    saved = np.random.get_state()
+    try:
+        np.random.seed(0)
+        first = check_random_state(None).normal(size=3)
+        second = check_random_state(None).normal(size=3)
+        np.random.seed(0)
+        np.testing.assert_array_equal(
+            check_random_state(None).normal(size=3), first
+        )
+    finally:
+        np.random.set_state(saved)
+    assert not np.array_equal(first, second)
+    draws = [
+        check_random_state(np.random.RandomState(5)).normal(size=3)
+        for _ in range(2)
+    ]
+    np.testing.assert_array_equal(*draws)
+    shared = np.random.RandomState(5)
+    assert not np.array_equal(
+        check_random_state(shared).normal(size=3),
+        check_random_state(shared).normal(size=3),
+    )
+
+
 def test_check_scalar_bounds():
     assert check_scalar(2, "alpha", low=0, low_inclusive=False) == 2.0
     assert check_scalar(np.inf, "C", low=0, low_inclusive=False) == np.inf
