@@ -70,7 +70,7 @@ class KFold:
     ----------
     n_splits : int, at least 2
     shuffle : bool
-    random_state : None, int or numpy.random.Generator
+    random_state : None, int, numpy.random.Generator or RandomState
         Used only when ``shuffle=True``.
 
     Equivalent to ``sklearn.model_selection.KFold`` (identical folds when

@@ -289,7 +289,7 @@ def minibatch_sgd(
         ``SGDRegressor``). ``None`` runs exactly ``max_iter`` epochs,
         without a warning (and reports ``converged=True``: there is no
         criterion to miss).
-    random_state : None, int or numpy.random.Generator
+    random_state : None, int, numpy.random.Generator or RandomState
         Source of the shuffles.
     record_steps : bool
         Also keep every step's iterate in ``history["steps"]`` (for
@@ -492,7 +492,7 @@ def coordinate_descent(
     tol : float
         Tolerance on the largest coordinate change in a sweep.
     selection : {"cyclic", "random"}
-    random_state : None, int or numpy.random.Generator
+    random_state : None, int, numpy.random.Generator or RandomState
         Used when ``selection="random"``.
     fun : callable, optional
         ``fun(x) -> float``, recorded after every sweep (pass a cheap one, e.g.

@@ -140,7 +140,7 @@ class OutputCodeClassifier(ClassifierMixin, BaseEstimator):
         ``predict_proba``; it is cloned, never modified.
     code_size : float, default=1.5
         The code has ``int(n_classes * code_size)`` columns.
-    random_state : None, int or numpy.random.Generator
+    random_state : None, int, numpy.random.Generator or RandomState
         Draws the random code book.
     code_book : array-like of shape (n_classes, code_length), optional
         A code book to use instead of a random one (e.g.

@@ -75,7 +75,7 @@ def empirical_rademacher_complexity(
         The rows are the elements :math:`a\in A` (e.g. the labellings of the
         sample by the hypotheses, from :func:`threshold_labellings`).
     n_draws : int
-    random_state : None, int or numpy.random.Generator
+    random_state : None, int, numpy.random.Generator or RandomState
 
     Returns
     -------

@@ -899,3 +899,16 @@ def test_an_unfinished_optimisation_warns(monkeypatch):
         GaussianProcessRegressor(
             ConstantKernel() * RBF() + WhiteKernel(), alpha=0.0
         ).fit(X, y)
+
+
+def test_a_length_scale_per_feature_is_refused_clearly_and_still_prints():
+    """scikit-learn's RBF takes one length-scale per feature; mllib's
+    kernels are isotropic, and say so (naming scikit-learn's) when fitted
+    with a list, while the kernel still prints."""
+    kernel = ConstantKernel([2.0]) * RBF(length_scale=[1.0, 2.0])
+    assert "RBF(length_scale=[1.0, 2.0])" in repr(kernel)
+    X = np.random.default_rng(0).normal(size=(6, 2))
+    with pytest.raises(ValueError, match="isotropic.*scikit-learn's kernels"):
+        GaussianProcessRegressor(kernel=RBF(length_scale=[1.0, 2.0])).fit(
+            X, X[:, 0]
+        )

@@ -207,7 +207,7 @@ class KMeans(
     tol : float, default 1e-4
         Stop when the centres move by at most ``tol`` times the mean feature
         variance of ``X`` (total squared distance), or when no label changes.
-    random_state : None, int or numpy.random.Generator
+    random_state : None, int, numpy.random.Generator or RandomState
 
     Attributes
     ----------

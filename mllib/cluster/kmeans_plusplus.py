@@ -56,7 +56,7 @@ def kmeans_plusplus(
     n_clusters : int
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative weights; ``None`` weighs every sample 1.
-    random_state : None, int or numpy.random.Generator
+    random_state : None, int, numpy.random.Generator or RandomState
     n_local_trials : int, optional
         Candidates per centre; ``None`` means :math:`2+\lfloor\ln k\rfloor`,
         scikit-learn's default. Use 1 for the original algorithm (the one with

@@ -86,7 +86,7 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         Maximum number of rounds :math:`T`.
     learning_rate : float, positive
         :math:`\\eta`, shrinking every vote.
-    random_state : None, int or numpy.random.Generator
+    random_state : None, int, numpy.random.Generator or RandomState
         Seeds the weak learners.
 
     Attributes

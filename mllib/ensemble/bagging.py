@@ -311,7 +311,7 @@ class BaggingClassifier(ClassifierMixin, BaseBagging):
         Keep the members of the previous fit and add members up to
         ``n_estimators`` (the same members a fit from scratch would grow, for
         an integer ``random_state``); cannot be combined with ``oob_score``.
-    random_state : None, int or numpy.random.Generator
+    random_state : None, int, numpy.random.Generator or RandomState
 
     Attributes
     ----------

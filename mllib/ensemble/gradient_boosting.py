@@ -214,7 +214,7 @@ ccp_alpha :
         ``max_leaf_nodes`` each tree grows best first, within ``max_depth``
         as well, as in scikit-learn; the leaf values are then set by the
         loss's step).
-    random_state : None, int or numpy.random.Generator
+    random_state : None, int, numpy.random.Generator or RandomState
         Draws the subsamples.
 
     Attributes

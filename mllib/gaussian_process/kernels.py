@@ -175,7 +175,7 @@ class RBF(Kernel):
         return np.ones(len(_floats(X)))
 
     def __repr__(self):
-        return f"RBF(length_scale={self.length_scale:.3g})"
+        return f"RBF(length_scale={_short(self.length_scale)})"
 
 
 class ConstantKernel(Kernel):
@@ -209,7 +209,10 @@ class ConstantKernel(Kernel):
         return np.full(len(_floats(X)), float(self.constant_value))
 
     def __repr__(self):
-        return f"{np.sqrt(self.constant_value):.3g}**2"
+        try:
+            return f"{np.sqrt(float(self.constant_value)):.3g}**2"
+        except (TypeError, ValueError):  # not a number: fit will say so
+            return f"ConstantKernel(constant_value={self.constant_value!r})"
 
 
 class WhiteKernel(Kernel):
@@ -243,7 +246,7 @@ class WhiteKernel(Kernel):
         return np.full(len(_floats(X)), float(self.noise_level))
 
     def __repr__(self):
-        return f"WhiteKernel(noise_level={self.noise_level:.3g})"
+        return f"WhiteKernel(noise_level={_short(self.noise_level)})"
 
 
 class DotProduct(Kernel):
@@ -281,7 +284,7 @@ class DotProduct(Kernel):
         return np.einsum("ij,ij->i", X, X) + self.sigma_0**2
 
     def __repr__(self):
-        return f"DotProduct(sigma_0={self.sigma_0:.3g})"
+        return f"DotProduct(sigma_0={_short(self.sigma_0)})"
 
 
 class _Combination(Kernel):
@@ -401,11 +404,29 @@ def _check_bounds(bounds, name):
 
 
 def _positive(value, name):
-    if not (np.isscalar(value) and np.isfinite(value) and value > 0):
+    if not np.isscalar(value):  # scikit-learn's RBF takes one per feature
+        raise ValueError(
+            f"{name} must be one positive number: mllib's kernels are "
+            "isotropic. For one per feature (automatic relevance "
+            "determination) use scikit-learn's kernels with "
+            f"sklearn.gaussian_process.GaussianProcessRegressor; got "
+            f"{value!r}."
+        )
+    if not (np.isfinite(value) and value > 0):
         raise ValueError(
             f"{name} must be a positive finite number; got {value!r}."
         )
     return float(value)
+
+
+def _short(value):
+    """A hyperparameter as a kernel prints it, to 3 significant digits; a
+    value that is not a number as it is (printing never fails: fit says
+    what is wrong with it)."""
+    try:
+        return f"{float(value):.3g}"
+    except (TypeError, ValueError):
+        return repr(value)
 
 
 def _check_gradient_request(Y, eval_gradient):

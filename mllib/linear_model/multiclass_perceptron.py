@@ -130,7 +130,7 @@ class MulticlassPerceptron(ClassifierMixin, BaseEstimator):
         Maximum number of passes over the training data.
     shuffle : bool, default=True
         Visit the samples in a new random order in each pass.
-    random_state : None, int or numpy.random.Generator
+    random_state : None, int, numpy.random.Generator or RandomState
 
     Attributes
     ----------

@@ -178,7 +178,7 @@ class Perceptron(BaseSGDClassifier):
         The step :math:`\eta_0`.
     n_jobs : None or int
         Ignored (see above).
-    random_state : None, int or numpy.random.Generator
+    random_state : None, int, numpy.random.Generator or RandomState
         Seeds the shuffling and the validation split.
     early_stopping : bool
         Stop on the accuracy on a held-out ``validation_fraction`` of the

@@ -62,7 +62,7 @@ class SGDRegressor(LinearModel):
     batch_size : int
         Minibatch size (scikit-learn's SGD always uses 1).
     n_iter_no_change : int
-    random_state : None, int or numpy.random.Generator
+    random_state : None, int, numpy.random.Generator or RandomState
 
     Attributes
     ----------

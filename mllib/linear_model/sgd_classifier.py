@@ -310,7 +310,7 @@ class SGDClassifier(BaseSGDClassifier):
         Width of ``"huber"`` and the ``"epsilon_insensitive"`` losses.
     n_jobs : None or int
         Ignored (see above).
-    random_state : None, int or numpy.random.Generator
+    random_state : None, int, numpy.random.Generator or RandomState
         Seeds the shuffling and the validation split.
     learning_rate : {"optimal", "constant", "invscaling", "adaptive", \
 "pa1", "pa2"}, default="optimal"

@@ -101,7 +101,7 @@ class GaussianMixture(DensityMixin, BaseEstimator):
         Initial parameters, replacing those from ``init_params`` (precisions in
         the shape of ``covariances_``). If all three are given, no random
         initialisation happens.
-    random_state : None, int or numpy.random.Generator
+    random_state : None, int, numpy.random.Generator or RandomState
 
     Attributes
     ----------

@@ -84,7 +84,7 @@ class Autoencoder(
         it barely decreases while the weights are still off the principal
         subspace. A nonlinear autoencoder needs a looser ``tol`` (the
         neural-networks chapter uses 2e-3 on a curve).
-    random_state : None, int or numpy.random.Generator
+    random_state : None, int, numpy.random.Generator or RandomState
         The Glorot-uniform initial weights.
 
     Attributes

@@ -40,7 +40,7 @@ class Winnow(ClassifierMixin, BaseEstimator):
         is one online pass over the stream in its order.
     shuffle : bool
         Visit the samples in a new random order in each pass.
-    random_state : None, int or numpy.random.Generator
+    random_state : None, int, numpy.random.Generator or RandomState
 
     Attributes
     ----------

@@ -43,7 +43,7 @@ class StructuredPerceptron(LinearChainEstimator):
         ``ConvergenceWarning``: the data are probably not separable).
     shuffle : bool, default=False
         Visit the sequences in a fresh random order in each pass.
-    random_state : None, int or numpy.random.Generator
+    random_state : None, int, numpy.random.Generator or RandomState
     average : bool, default=False
         Return the average of the parameters after every visit (Collins
         2002, §2.5) instead of the last ones.

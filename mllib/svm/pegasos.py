@@ -66,7 +66,7 @@ class PegasosSVM(ClassifierMixin, BaseEstimator):
         Mini-batch size :math:`|A_t|`.
     projection : bool
         Project onto the ball of radius :math:`1/\sqrt\lambda` after each step.
-    random_state : None, int or numpy.random.Generator
+    random_state : None, int, numpy.random.Generator or RandomState
 
     Attributes
     ----------

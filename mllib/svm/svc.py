@@ -153,7 +153,7 @@ class SVC(ClassifierMixin, BaseEstimator):
         With ``"ovr"`` and more than two classes, ``predict`` returns the
         argmax of ``decision_function`` (ties in the vote broken by the
         confidences) instead of the first class with the most votes.
-    random_state : None, int or numpy.random.Generator
+    random_state : None, int, numpy.random.Generator or RandomState
         Draws the cross-validation folds of ``probability=True``, with
         libsvm's generator seeded as scikit-learn seeds it
         (:func:`~mllib.svm.probability.libsvm_seed`), so that an int gives

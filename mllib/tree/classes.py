@@ -170,7 +170,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
     max_features : None, int, float, "sqrt" or "log2"
         Number of features searched at each node (a fraction of them for a
         float, all for None).
-    random_state : None, int or numpy.random.Generator
+    random_state : None, int, numpy.random.Generator or RandomState
         Chooses the features searched when ``max_features`` is below the number
         of features.
     max_leaf_nodes : int (at least 2) or None
