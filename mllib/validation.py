@@ -151,11 +151,11 @@ def check_random_state(seed):
     two fits with the same integer agree. ``None`` and a ``RandomState``
     draw the new generator's seed from numpy's global ``RandomState`` or
     from that instance, the streams scikit-learn's ``random_state=None``
-    and instances use: after ``np.random.seed(0)`` a script's fits repeat,
-    with mllib's estimators as with scikit-learn's. The draws themselves
-    are not scikit-learn's (a ``Generator`` is not a ``RandomState``), so a
-    randomised estimator's results differ from scikit-learn's for the same
-    seed.
+    and instances use: once a script seeds numpy's global state, its fits
+    repeat, with mllib's estimators as with scikit-learn's. The draws
+    themselves are not scikit-learn's (a ``Generator`` is not a
+    ``RandomState``), so a randomised estimator's results differ from
+    scikit-learn's for the same seed.
     """
     if seed is None:  # numpy's global RandomState
         seed = np.random.randint(2**63 - 1, dtype=np.int64)
