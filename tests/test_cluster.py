@@ -809,3 +809,41 @@ def test_random_seeding_needs_as_many_weighted_samples_as_clusters():
     weights[:2] = 1.0
     with pytest.raises(ValueError, match="only 2 have a positive weight"):
         KMeans(3, init="random").fit(X, sample_weight=weights)
+
+
+@pytest.mark.parametrize("linkage", ["complete", "average", "single"])
+@pytest.mark.parametrize(
+    "metric", ["manhattan", "l1", "cosine", "precomputed", "callable"]
+)
+def test_other_metrics_equal_sklearn(linkage, metric):
+    X = DATA["iris"]
+    ours_metric = sk_metric = metric
+    data = X
+    if metric == "precomputed":
+        data = np.abs(X[:, None, :] - X[None, :, :]).sum(axis=2)
+    elif metric == "callable":
+
+        def ours_metric(X):  # Chebyshev distances, as scikit-learn calls it
+            return np.abs(X[:, None, :] - X[None, :, :]).max(axis=2)
+
+        sk_metric = ours_metric
+    for k in (2, 5):
+        ours = AgglomerativeClustering(
+            k, metric=ours_metric, linkage=linkage
+        ).fit(data)
+        theirs = sk.AgglomerativeClustering(
+            k, metric=sk_metric, linkage=linkage, compute_distances=True
+        ).fit(data)
+        assert adjusted_rand_score(ours.labels_, theirs.labels_) == 1.0
+    np.testing.assert_allclose(
+        np.sort(ours.distances_), np.sort(theirs.distances_), rtol=1e-10
+    )
+
+
+def test_ward_takes_euclidean_distances_only():
+    with pytest.raises(ValueError, match="Ward can only work with euclidean"):
+        AgglomerativeClustering(metric="cosine").fit(DATA["iris"])
+    with pytest.raises(ValueError, match="should be square"):
+        AgglomerativeClustering(metric="precomputed", linkage="average").fit(
+            DATA["iris"]
+        )

@@ -122,7 +122,6 @@ DIFFERENCES = {
         "merge) is what mllib does",
     ),
     ("AgglomerativeClustering", "memory"): absent(RUNTIME),
-    ("AgglomerativeClustering", "metric"): absent(EUCLIDEAN_ONLY),
     ("DBSCAN", "algorithm"): absent(EXACT_NEIGHBOURS),
     ("DBSCAN", "leaf_size"): absent(EXACT_NEIGHBOURS),
     ("DBSCAN", "metric"): absent(EUCLIDEAN_ONLY),

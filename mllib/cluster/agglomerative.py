@@ -9,6 +9,8 @@ from sklearn.utils.validation import validate_data
 from ..validation import check_int, check_scalar
 
 LINKAGES = ("ward", "complete", "average", "single")
+#: scikit-learn's names that scipy's pdist calls otherwise
+SCIPY_NAMES = {"l2": "euclidean", "l1": "cityblock", "manhattan": "cityblock"}
 
 
 def cut_tree(children, n_leaves, n_clusters):
@@ -34,7 +36,7 @@ def cut_tree(children, n_leaves, n_clusters):
 
 
 class AgglomerativeClustering(ClusterMixin, BaseEstimator):
-    r"""Bottom-up hierarchical clustering with Euclidean distances.
+    r"""Bottom-up hierarchical clustering.
 
     Start from :math:`n` singleton clusters and repeatedly merge the pair
     :math:`(A,B)` with the smallest linkage distance
@@ -47,7 +49,9 @@ class AgglomerativeClustering(ClusterMixin, BaseEstimator):
         \,\lVert\bar a-\bar b\rVert,
 
     the last being :math:`\sqrt2` times the square root of the increase in the
-    within-cluster sum of squares that the merge causes. The merge tree is
+    within-cluster sum of squares that the merge causes (so Euclidean
+    distances only). The other linkages take any ``metric`` in place of
+    :math:`\lVert a-b\rVert`. The merge tree is
     computed by ``scipy.cluster.hierarchy.linkage``, then cut into
     ``n_clusters`` clusters, or where the merge distance reaches
     ``distance_threshold``.
@@ -55,6 +59,11 @@ class AgglomerativeClustering(ClusterMixin, BaseEstimator):
     Parameters
     ----------
     n_clusters : int or None, default 2
+    metric : str or callable, default "euclidean"
+        "euclidean" ("l2"), "manhattan" ("l1", "cityblock"), "cosine" or
+        another of scipy's ``pdist`` metrics; "precomputed" (``X`` is then
+        the square matrix of distances), or a function from ``X`` to that
+        matrix. "ward" takes "euclidean" only.
     linkage : {"ward", "complete", "average", "single"}, default "ward"
     distance_threshold : float or None
         If given (with ``n_clusters=None``), merges at distances ``>=
@@ -75,9 +84,9 @@ class AgglomerativeClustering(ClusterMixin, BaseEstimator):
     Notes
     -----
     Equivalent to ``sklearn.cluster.AgglomerativeClustering(n_clusters,
-    linkage=..., distance_threshold=..., compute_distances=True)`` with the
-    Euclidean metric and no connectivity constraint (the labels may be numbered
-    differently).
+    metric=..., linkage=..., distance_threshold=...,
+    compute_distances=True)`` with no connectivity constraint (the labels may
+    be numbered differently).
 
     References
     ----------
@@ -87,9 +96,15 @@ class AgglomerativeClustering(ClusterMixin, BaseEstimator):
     """
 
     def __init__(
-        self, n_clusters=2, *, linkage="ward", distance_threshold=None
+        self,
+        n_clusters=2,
+        *,
+        metric="euclidean",
+        linkage="ward",
+        distance_threshold=None,
     ):
         self.n_clusters = n_clusters
+        self.metric = metric
         self.linkage = linkage
         self.distance_threshold = distance_threshold
 
@@ -113,8 +128,9 @@ class AgglomerativeClustering(ClusterMixin, BaseEstimator):
                 "Hierarchical clustering needs at least 2 samples; got "
                 f"n_samples={len(X)}."
             )
+        observations, metric = self._observations_and_metric(X)
         self.linkage_matrix_ = hierarchy.linkage(
-            X, method=self.linkage, metric="euclidean"
+            observations, method=self.linkage, metric=metric
         )
         self.children_ = self.linkage_matrix_[:, :2].astype(int)
         self.distances_ = self.linkage_matrix_[:, 2].copy()
@@ -135,3 +151,28 @@ class AgglomerativeClustering(ClusterMixin, BaseEstimator):
             )
         self.labels_ = cut_tree(self.children_, len(X), self.n_clusters_)
         return self
+
+    def _observations_and_metric(self, X):
+        """What ``hierarchy.linkage`` takes, as scikit-learn passes it: the
+        rows and scipy's name of the metric, or the distances above the
+        diagonal (whose metric scipy then ignores)."""
+        metric = self.metric
+        if self.linkage == "ward" and metric not in ("euclidean", "l2"):
+            raise ValueError(
+                f"{metric!r} was provided as metric. Ward can only work "
+                "with euclidean distances."
+            )
+        if metric == "cosine" and np.any(~np.any(X, axis=1)):
+            raise ValueError(
+                "Cosine affinity cannot be used when X contains zero vectors"
+            )
+        if callable(metric):  # scikit-learn's: X to its distance matrix
+            X, metric = np.asarray(metric(X), dtype=np.float64), "precomputed"
+        if metric == "precomputed":
+            if X.ndim != 2 or X.shape[0] != X.shape[1]:
+                raise ValueError(
+                    "Distance matrix should be square, got matrix of shape "
+                    f"{X.shape}"
+                )
+            return X[np.triu_indices(len(X), k=1)], "euclidean"
+        return X, SCIPY_NAMES.get(metric, metric)
