@@ -38,8 +38,10 @@ def assign_labels(X, centers):
     r"""Assignment step: send each sample to its nearest centre,
     :math:`c_i=\arg\min_k\lVert x_i-\mu_k\rVert^2`.
 
-    Returns the labels, shape (n_samples,). Ties go to the lowest centre
-    index.
+    Returns the labels, shape (n_samples,). Ties between the computed
+    scores go to the lowest centre index; a tie in exact arithmetic (two
+    equal centres) may be rounded apart by the matrix product, differently
+    on another CPU or block, and go to either.
 
     The argmin uses the expansion
     :math:`\lVert x-\mu\rVert^2=\lVert x\rVert^2-2x^\top\mu+\lVert\mu\rVert^2`
