@@ -156,6 +156,21 @@ def test_regressor_follows_scikit_learn_from_the_same_start(activation):
     np.testing.assert_allclose(ours.predict(X), sk.predict(X), atol=1e-7)
 
 
+def stopping_radius(J, J_star, H, quadratic=False):
+    """How far from the minimiser L-BFGS-B's stopping rule can leave a fit
+    of objective value J: it stops (as scikit-learn's MLP) once an iteration
+    lowers J by less than ftol = 1e7 eps = 2.2e-9 times max(|J|, 1), a few
+    such steps from the minimum, 10 ftol (asserted); with least curvature
+    mu of the Hessian H at the minimiser, |theta - theta*| <= sqrt(2 (J -
+    J*) / mu), exactly for a quadratic, and to 1 % (the curvature's change
+    over so short a distance) otherwise."""
+    ftol = 1e7 * np.finfo(float).eps
+    assert J_star - 1e-12 <= J <= J_star + 10 * ftol * max(1, J_star)
+    mu = np.linalg.eigvalsh(H)[0]
+    radius = np.sqrt(2 * (max(J - J_star, 0.0) + 1e-12) / mu)
+    return radius if quadratic else 1.01 * radius
+
+
 @pytest.mark.parametrize("k", [2, 3])
 def test_no_hidden_layer_is_logistic_regression(k):
     """Convex limit: J = (logistic objective)/(Cn) with alpha = 1/C, so the
@@ -190,14 +205,11 @@ def test_no_hidden_layer_is_logistic_regression(k):
             loss,
             1 / C,
         )[0]
-        ftol = 1e7 * np.finfo(float).eps
-        assert J_reference - 1e-12 <= net.loss_ <= J_reference + 10 * ftol
-        # J is convex with least curvature mu at the minimiser (once the
-        # intercepts, which only enter through their differences, are
-        # compared with the last one subtracted), so the fits are within
-        # sqrt(2 (J - J*) / mu) of each other (1 % for the curvature's
-        # change); a probability moves by at most half the largest change
-        # of a decision value, |x, 1| times that distance.
+        # J is convex (the intercepts, which only enter through their
+        # differences, compared with the last one subtracted), so the fits
+        # are within stopping_radius of each other; a probability moves by
+        # at most half the largest change of a decision value, |x, 1| times
+        # that distance.
         theta_net = np.column_stack([net.coefs_[0].T, net.intercepts_[0]])
         theta_ref = np.column_stack([reference.coef_, reference.intercept_])
         X1 = np.column_stack([X, np.ones(len(X))])
@@ -208,9 +220,7 @@ def test_no_hidden_layer_is_logistic_regression(k):
                 theta[:, -1] -= theta[-1, -1]
             H = softmax_hessian(theta_ref, X1, alpha=1 / (C * len(X)))
             H = H[:-1, :-1]  # the last intercept is held at 0
-        mu = np.linalg.eigvalsh(H)[0]
-        gap = max(net.loss_ - J_reference, 0.0) + 1e-12
-        distance = 1.01 * np.sqrt(2 * gap / mu)
+        distance = stopping_radius(net.loss_, J_reference, H)
         assert np.linalg.norm(theta_net - theta_ref) <= distance
         widest = np.linalg.norm(X1, axis=1).max()
         np.testing.assert_allclose(
@@ -223,15 +233,10 @@ def test_no_hidden_layer_is_logistic_regression(k):
 def assert_minimises_ridge(net, X, Y, alpha):
     """Without hidden layer and with squared error the net's objective is
     J(W, b) = (|XW + 1b' - Y|^2 + alpha |W|^2) / 2n, ridge's objective over
-    2n summed over the outputs, written out here. L-BFGS-B stops (as
-    scikit-learn's MLP) once an iteration lowers J by less than ftol =
-    1e7 eps = 2.2e-9 times max(|J|, 1); on a quadratic it is then a few such
-    steps from the minimum, 10 ftol, however the machine rounds. J is
-    quadratic with Hessian H = [X 1]'[X 1]/n + diag(alpha/n, .., 0), so
-    J(theta) - J* = |theta - theta*|_H^2 / 2 >= mu |theta - theta*|^2 / 2
-    (mu the least eigenvalue of H): the minimisers agree to
-    sqrt(2 (J - J*) / mu), what the stopping rule leaves, not to fixed
-    digits (one machine's L-BFGS-B stopped 1.3e-6 from ridge's)."""
+    2n summed over the outputs, written out here; it is quadratic with
+    Hessian H = [X 1]'[X 1]/n + diag(alpha/n, .., 0), so the fit is within
+    stopping_radius of ridge's, not at fixed digits (one machine's L-BFGS-B
+    stopped 1.3e-6 from ridge's)."""
     Y = Y.reshape(len(X), -1)
     n, d = X.shape
     ridge = SkRidge(alpha=alpha).fit(X, Y)
@@ -245,12 +250,9 @@ def assert_minimises_ridge(net, X, Y, alpha):
     b_ridge = np.reshape(ridge.intercept_, -1)
     J_net, J_ridge = J(W, b), J(W_ridge, b_ridge)
     np.testing.assert_allclose(net.loss_, J_net, rtol=1e-12)
-    ftol = 1e7 * np.finfo(float).eps
-    assert J_ridge - 1e-12 <= J_net <= J_ridge + 10 * ftol * max(1, J_ridge)
     X1 = np.column_stack([X, np.ones(n)])
     H = X1.T @ X1 / n + np.diag(np.r_[np.full(d, alpha / n), 0.0])
-    mu = np.linalg.eigvalsh(H)[0]
-    distance = np.sqrt(2 * (J_net - J_ridge + 1e-12) / mu)
+    distance = stopping_radius(J_net, J_ridge, H, quadratic=True)
     theta = np.vstack([W, b])
     theta_ridge = np.vstack([W_ridge, b_ridge])
     assert np.linalg.norm(theta - theta_ridge) <= distance
@@ -771,20 +773,14 @@ def test_poisson_without_hidden_layer_is_poisson_regression():
         "poisson",
         2.0,
     )[0]
-    # the same minimum value, to L-BFGS-B's stopping rule (10 ftol, as for
-    # logistic regression above); J is convex with Hessian X1' diag(e^z) X1
-    # / n + alpha/n on the weights, so the fits are within sqrt(2 (J - J*) /
-    # mu) (1 % for the curvature's change), and a prediction e^z moves by a
-    # factor at most e^(|x, 1| distance)
-    ftol = 1e7 * np.finfo(float).eps
-    assert J_glm - 1e-12 <= net.loss_ <= J_glm + 10 * ftol * max(1, J_glm)
+    # J is convex with Hessian X1' diag(e^z) X1 / n + alpha/n on the
+    # weights, so the fits are within stopping_radius of each other, and a
+    # prediction e^z moves by a factor at most e^(|x, 1| distance)
     X1 = np.column_stack([X, np.ones(len(X))])
     curvature = glm.predict(X)
     H = X1.T @ (curvature[:, None] * X1) / len(X)
     H[np.diag_indices(3)] += 2.0 / len(X)
-    mu = np.linalg.eigvalsh(H)[0]
-    gap = max(net.loss_ - J_glm, 0.0) + 1e-12
-    distance = 1.01 * np.sqrt(2 * gap / mu)
+    distance = stopping_radius(net.loss_, J_glm, H)
     theta_net = np.r_[net.coefs_[0][:, 0], net.intercepts_[0]]
     theta_glm = np.r_[glm.coef_, glm.intercept_]
     assert np.linalg.norm(theta_net - theta_glm) <= distance
