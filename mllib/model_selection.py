@@ -104,7 +104,7 @@ class KFold:
         ``groups`` is ignored; it is there for scikit-learn's
         cross-validation functions, which pass it to every splitter.
         """
-        n_samples = len(X)
+        n_samples = np.shape(X)[0]  # sparse X has no len
         _check_n_splits(self.n_splits, n_samples)
         _check_shuffle_seed(self)
         folds = self._test_folds(n_samples, y)
@@ -162,10 +162,10 @@ class LeaveOneOut:
     ``k = n``)."""
 
     def get_n_splits(self, X=None, y=None, groups=None):
-        return len(X)
+        return np.shape(X)[0]
 
     def split(self, X, y=None, groups=None):
-        n_samples = len(X)
+        n_samples = np.shape(X)[0]
         if n_samples < 2:
             raise ValueError("LeaveOneOut needs at least 2 samples.")
         everything = np.arange(n_samples)
@@ -317,7 +317,9 @@ def cross_val_score(estimator, X, y, *, cv=None, scoring=None):
     ----------
     estimator : an mllib (or scikit-learn) estimator
         It is cloned, never fitted itself.
-    X : array-like of shape (n_samples, n_features)
+    X : array-like or scipy.sparse matrix of shape (n_samples, n_features)
+        Sparse X is passed on as CSR (the estimator refuses it if it cannot
+        take it).
     y : array-like of shape (n_samples,)
     cv : None, int, splitter or iterable, default None (5 folds)
         A splitter has ``split(X, y)``; an iterable yields (train, test) pairs.
@@ -329,7 +331,7 @@ def cross_val_score(estimator, X, y, *, cv=None, scoring=None):
     Equivalent to ``sklearn.model_selection.cross_val_score`` (same folds, same
     scores).
     """
-    X, y = check_X_y(X, y, dtype=np.float64)
+    X, y = check_X_y(X, y, accept_sparse="csr", dtype=np.float64)
     splitter = check_cv(cv, classifier=is_classifier(estimator))
     scorer = get_scorer(scoring)
     scores = [
@@ -399,8 +401,10 @@ class GridSearchCV(MetaEstimatorMixin, BaseEstimator):
         self.cv = cv
 
     def __sklearn_tags__(self):
-        # what the searched estimator is and accepts; y is always needed,
-        # as the candidates are scored against it
+        # what the searched estimator is and accepts (sparse X is passed on
+        # as CSR, whose rows the folds select cheaply; the estimator refuses
+        # what it cannot take); y is always needed, as the candidates are
+        # scored against it
         tags = super().__sklearn_tags__()
         inner = get_tags(self.estimator)
         tags.estimator_type = inner.estimator_type
@@ -417,7 +421,7 @@ class GridSearchCV(MetaEstimatorMixin, BaseEstimator):
 
     def fit(self, X, y):
         """Score every candidate on the same folds; refit the best on all."""
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         candidates = list(_parameter_grid(self.param_grid))
         # Materialise the splits once, so every candidate sees the same folds.
         splits = list(
@@ -466,11 +470,15 @@ class GridSearchCV(MetaEstimatorMixin, BaseEstimator):
     def predict(self, X):
         """Predictions of ``best_estimator_``."""
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = validate_data(
+            self, X, accept_sparse="csr", dtype=np.float64, reset=False
+        )
         return self.best_estimator_.predict(X)
 
     def score(self, X, y):
         """The chosen ``scoring`` of ``best_estimator_`` on ``X, y``."""
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = validate_data(
+            self, X, accept_sparse="csr", dtype=np.float64, reset=False
+        )
         return get_scorer(self.scoring)(self.best_estimator_, X, y)

@@ -99,7 +99,10 @@ class _Reduction(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         self.estimator = estimator
 
     def __sklearn_tags__(self):
-        # multiclass whatever the binary estimator is; its inputs are ours
+        # multiclass whatever the binary estimator is; its inputs are ours,
+        # so X is passed on as it comes, sparse included (as CSR, whose rows
+        # are selected cheaply): the binary estimator refuses what it cannot
+        # take, with its own error
         tags = super().__sklearn_tags__()
         tags.input_tags = get_tags(self.estimator).input_tags
         return tags
@@ -156,7 +159,7 @@ class OneVsRestClassifier(_Reduction):
             y = y.toarray() if hasattr(y, "toarray") else np.asarray(y)
             if y.ndim == 2 and y.shape[1] > 1:
                 return self._fit_multilabel(X, y)
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         self.multilabel_ = False
         self.classes_, y_index = encode_classes(
             y, allow_one_class=True, estimator=self
@@ -184,7 +187,14 @@ class OneVsRestClassifier(_Reduction):
         return self
 
     def _fit_multilabel(self, X, Y):
-        X, Y = validate_data(self, X, Y, dtype=np.float64, multi_output=True)
+        X, Y = validate_data(
+            self,
+            X,
+            Y,
+            accept_sparse="csr",
+            dtype=np.float64,
+            multi_output=True,
+        )
         if type_of_target(Y) != "multilabel-indicator":
             raise ValueError(
                 "A 2-D y must be a label-indicator matrix (0 and 1, one "
@@ -230,7 +240,9 @@ class OneVsRestClassifier(_Reduction):
         probabilities of each label, which need not sum to one.
         """
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = validate_data(
+            self, X, accept_sparse="csr", dtype=np.float64, reset=False
+        )
         p = np.column_stack(
             [e.predict_proba(X)[:, 1] for e in self.estimators_]
         )
@@ -261,7 +273,9 @@ class OneVsRestClassifier(_Reduction):
         """Each classifier's score, shape (n_samples, number of
         classifiers)."""
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = validate_data(
+            self, X, accept_sparse="csr", dtype=np.float64, reset=False
+        )
         return np.column_stack([_binary_score(e, X) for e in self.estimators_])
 
 
@@ -294,7 +308,7 @@ class OneVsOneClassifier(_Reduction):
     def fit(self, X, y):
         """Fit the K(K-1)/2 pairwise classifiers on ``X`` of shape
         (n_samples, n_features); return self."""
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         self.classes_, y_index = encode_classes(y, estimator=self)
         K = len(self.classes_)
         self.pairs_ = [(i, j) for i in range(K) for j in range(i + 1, K)]
@@ -322,7 +336,9 @@ class OneVsOneClassifier(_Reduction):
 
     def _validate_for_predict(self, X):
         check_is_fitted(self)
-        return validate_data(self, X, dtype=np.float64, reset=False)
+        return validate_data(
+            self, X, accept_sparse="csr", dtype=np.float64, reset=False
+        )
 
     def _scores(self, X):
         """Votes v_i plus squashed summed confidences c_i, shape (n, K):
