@@ -4,6 +4,7 @@ import warnings
 
 import numpy as np
 import pytest
+from scipy import sparse
 from scipy.special import expit, logsumexp, softmax
 from sklearn import linear_model as sk
 from sklearn.datasets import (
@@ -151,7 +152,7 @@ def test_default_settings_agree_with_sklearn_defaults(name):
     )
 
 
-def gradient_and_curvature(ours, ref, X, y, C=1.0):
+def gradient_and_curvature(ours, ref, X, y, C=1.0, fit_intercept=True):
     """|grad F| at our fit, the least eigenvalue mu of F's Hessian at the
     reference minimiser, and the distance between the two fits, for F = mean
     loss + |W|^2 / 2Cn. Near the minimiser the gradient is H (theta -
@@ -160,31 +161,39 @@ def gradient_and_curvature(ours, ref, X, y, C=1.0):
     stops, whatever digits a machine rounds to. Only differences between the
     class rows enter the softmax, so both fits are compared where the
     solvers work: the last class's intercept subtracted from every
-    intercept."""
-    X1 = np.column_stack([X, np.ones(len(X))])
-    alpha = 1 / (C * len(X))
+    intercept (without intercepts, every entry is free)."""
+    n = len(X)
+    X1 = np.column_stack([X, np.ones(n)]) if fit_intercept else X
+    alpha = 1 / (C * n)
+    shift = int(fit_intercept)  # the last intercept, fixed at 0
 
     def free_parameters(model):
         Theta = np.column_stack([model.coef_, model.intercept_])
+        Theta = Theta if fit_intercept else Theta[:, :-1]
         if len(model.classes_) == 2:
             return Theta.ravel()
-        Theta[:, -1] -= Theta[-1, -1]
-        return Theta.ravel()[:-1]
+        if fit_intercept:
+            Theta[:, -1] -= Theta[-1, -1]
+        return Theta.ravel()[: Theta.size - shift]
 
     theta, theta_star = free_parameters(ours), free_parameters(ref)
     if len(ours.classes_) == 2:
         labels = (y == ours.classes_[1]).astype(float)
-        gradient = logistic_gradient(theta, X1, labels, alpha)
-        H = logistic_hessian(theta_star, X1, alpha)
+        gradient = logistic_gradient(theta, X1, labels, alpha, fit_intercept)
+        H = logistic_hessian(theta_star, X1, alpha, fit_intercept)
     else:
         Y = (y[:, None] == ours.classes_).astype(float)
         K, d_prime = Y.shape[1], X1.shape[1]
 
         def full(free):
-            return np.append(free, 0.0).reshape(K, d_prime)
+            return np.append(free, np.zeros(shift)).reshape(K, d_prime)
 
-        gradient = softmax_gradient(full(theta), X1, Y, alpha).ravel()[:-1]
-        H = softmax_hessian(full(theta_star), X1, alpha)[:-1, :-1]
+        keep = slice(0, K * d_prime - shift)
+        gradient = softmax_gradient(
+            full(theta), X1, Y, alpha, fit_intercept
+        ).ravel()[keep]
+        H = softmax_hessian(full(theta_star), X1, alpha, fit_intercept)
+        H = H[keep, keep]
     mu = np.linalg.eigvalsh(H)[0]
     return np.linalg.norm(gradient), mu, np.linalg.norm(theta - theta_star)
 
@@ -632,15 +641,20 @@ def assert_same_predictions_off_the_boundary(ours, ref, X, distance):
     """Parameters ``distance`` apart move each score by at most ``distance``
     (‖x‖ + 1) (Cauchy-Schwarz on (w, b)·(x, 1)): predictions may differ only
     where our top two scores are within twice that."""
-    scores = ours.decision_function(X)
-    if scores.ndim == 1:
-        margin = np.abs(scores)
-    else:
-        top_two = np.sort(scores, axis=1)[:, -2:]
-        margin = top_two[:, 1] - top_two[:, 0]
+    margin = top_two_margin(ours.decision_function(X))
     reach = 2 * distance * (np.linalg.norm(X, axis=1) + 1)
     differ = ours.predict(X) != ref.predict(X)
     assert np.all(margin[differ] <= reach[differ])
+
+
+def top_two_margin(scores):
+    """How far each row's prediction is from changing: |score| for two
+    classes (scores of shape (n,)), else the gap between the two largest
+    scores."""
+    if scores.ndim == 1:
+        return np.abs(scores)
+    top_two = np.sort(scores, axis=1)[:, -2:]
+    return top_two[:, 1] - top_two[:, 0]
 
 
 def curvature_range(model, X, y, C, l1_ratio):
@@ -885,6 +899,148 @@ def test_many_degenerate_problems_no_crash_and_no_worse_than_sklearn(
         distance = np.linalg.norm(parameters(ours) - parameters(ref))
         slack = np.linalg.norm(r_ours) * distance + 1e-12 * (1 + F_ref)
         assert F_ours <= F_ref + slack, seed
+
+
+# --- sparse X ----------------------------------------------------------------------------
+
+
+def sparsified(name):
+    """y, and DATA[name]'s X with its entries of magnitude below 0.5 set to
+    0 (about 40 % of them for standardised features), dense, CSR and CSC
+    (a scipy.sparse matrix and a sparse array)."""
+    X, y = DATA[name]
+    X = np.where(np.abs(X) < 0.5, 0.0, X)
+    return y, {
+        "dense": X,
+        "csr": sparse.csr_matrix(X),
+        "csc": sparse.csc_array(X),
+    }
+
+
+@pytest.mark.parametrize(
+    "name, params",
+    [
+        ("breast_cancer", {}),
+        ("wine", {}),
+        ("breast_cancer", {"solver": "lbfgs", "max_iter": 2000}),
+        ("wine", {"solver": "lbfgs", "max_iter": 2000}),
+        ("noisy", {"solver": "gd", "tol": 1e-7, "max_iter": 20000}),
+        ("noisy", {"C": np.inf}),
+        ("breast_cancer", {"fit_intercept": False}),
+        ("wine", {"fit_intercept": False}),
+    ],
+)
+def test_sparse_X_fits_the_minimiser_of_dense_X(name, params):
+    """Dense, CSR and CSC X give one objective, so three fits within |grad
+    F| / mu of its minimiser (gradient_and_curvature), scikit-learn's
+    Newton-Cholesky run to machine precision on the dense X, and so within
+    the sum of two such radii of each other, however the sparse and dense
+    products round."""
+    y, formats = sparsified(name)
+    X = formats["dense"]
+    params = {"tol": 1e-10, **params}
+    C = params.get("C", 1.0)
+    fit_intercept = params.get("fit_intercept", True)
+    ref = sklearn_reference(X, y, C=C, fit_intercept=fit_intercept)
+    radius = {}
+    fits = {}
+    for f, A in formats.items():
+        fits[f] = LogisticRegression(**params).fit(A, y)
+        gradient_norm, mu, distance = gradient_and_curvature(
+            fits[f], ref, X, y, C, fit_intercept
+        )
+        # 1e-6 would mean another objective (as in test_matches_sklearn)
+        assert gradient_norm <= 1e-6
+        radius[f] = 1.01 * gradient_norm / mu + 1e-12
+        assert distance <= radius[f]
+    for f in ("csr", "csc"):
+        apart = np.linalg.norm(parameters(fits[f]) - parameters(fits["dense"]))
+        assert apart <= radius[f] + radius["dense"]
+
+
+@pytest.mark.parametrize(
+    "name, C, l1_ratio", [("breast_cancer", 0.2, 0.5), ("wine", 0.2, 0.5)]
+)
+def test_sparse_X_with_an_l1_share(name, C, l1_ratio):
+    """Proximal Newton on CSR and CSC X stops at a subgradient of max-norm
+    tol, as on dense X, where the objective is strongly convex with modulus
+    mu (its l2 share and loss curvature): two points with subgradients r
+    and r' are within (|r| + |r'|) / mu of each other (mu halved: it is
+    measured at one end only, as in
+    test_l1_and_elastic_net_match_sklearn_saga); and the same weights are
+    exactly zero, since the soft threshold zeroes a weight whose gradient
+    is inside the l1 weight by more than rounding."""
+    y, formats = sparsified(name)
+    X = formats["dense"]
+    tol = 1e-10
+    fits, residuals = {}, {}
+    for f, A in formats.items():
+        fits[f] = LogisticRegression(C=C, l1_ratio=l1_ratio, tol=tol).fit(A, y)
+        _, residuals[f] = penalised_objective(
+            fits[f].coef_, fits[f].intercept_, X, y, C, l1_ratio
+        )
+        assert np.max(np.abs(residuals[f])) <= tol
+    mu = curvature_range(fits["dense"], X, y, C, l1_ratio)[0]
+    for f in ("csr", "csc"):
+        apart = np.linalg.norm(parameters(fits[f]) - parameters(fits["dense"]))
+        bound = np.linalg.norm(residuals[f]) + np.linalg.norm(
+            residuals["dense"]
+        )
+        assert apart <= 2 * bound / mu
+    assert np.any(fits["dense"].coef_ == 0)
+
+
+@pytest.mark.parametrize("name", ["breast_cancer", "wine"])
+def test_predictions_on_sparse_X_are_those_on_dense_X(name):
+    """One fitted model scores sparse X as dense X up to the order of
+    summation: each of the two sums x w + b of d + 1 terms is within
+    (d + 1) u Σ |x_j w_j| + |b| of the exact one (u = eps / 2, the bound
+    of a sum's rounding error), so they differ by at most (d + 1) eps times
+    that sum; a probability moves by at most half the largest change of a
+    score (the softmax's Jacobian rows have l1 norm 2 p_k (1 - p_k) <= 1/2),
+    plus its own rounding, a few eps; the predicted class changes only
+    where the top two scores are closer than twice the scores' bound."""
+    y, formats = sparsified(name)
+    X = formats["dense"]
+    model = LogisticRegression().fit(X, y)
+    eps = np.finfo(float).eps
+    bound = (
+        (X.shape[1] + 1)
+        * eps
+        * (np.abs(X) @ np.abs(model.coef_).T + np.abs(model.intercept_))
+    ).max(axis=1)
+    scores = model.decision_function(X)
+    margin = top_two_margin(scores)
+    for f in ("csr", "csc"):
+        A = formats[f]
+        change = np.abs(model.decision_function(A) - scores)
+        assert np.all(change.reshape(len(X), -1) <= bound[:, None])
+        assert np.all(
+            np.abs(model.predict_proba(A) - model.predict_proba(X))
+            <= 0.5 * bound[:, None] + 4 * eps
+        )
+        differ = model.predict(A) != model.predict(X)
+        assert np.all(margin[differ] <= 2 * bound[differ])
+    assert sparse.issparse(formats["csr"])  # not densified by the test
+
+
+def test_sparse_X_is_not_modified_and_separation_is_detected():
+    """The caller's sparse X keeps its entries; the separation check (a
+    sparse linear programme) refuses separable sparse data as dense."""
+    X, y = load_iris(return_X_y=True)
+    A = sparse.csr_matrix(X)
+    copy = A.copy()
+    LogisticRegression().fit(A, y).predict_proba(A)
+    assert (A != copy).nnz == 0 and A.format == "csr"
+    with pytest.raises(ValueError, match="separable"):
+        LogisticRegression(C=np.inf).fit(sparse.csc_array(X[:100]), y[:100])
+    y_noisy, formats = sparsified("noisy")
+    direction = separating_direction(
+        sparse.hstack([formats["csr"], np.ones((len(y_noisy), 1))]),
+        y_noisy,
+        2,
+    )
+    assert direction is None
 
 
 # --- end to end, in the style of scikit-learn's gallery ------------------------

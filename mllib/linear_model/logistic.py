@@ -31,6 +31,7 @@ import numbers
 import warnings
 
 import numpy as np
+from scipy import sparse
 from scipy.optimize import minimize
 from scipy.special import expit, log_expit, log_softmax, softmax
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -62,6 +63,10 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
     Minimises :math:`C\sum_i s_i\ell_i(W, b) + \rho\lVert W\rVert_1 +
     \frac{1-\rho}2\lVert W\rVert_F^2` (module docstring), :math:`s_i` the
     sample weight times the weight of sample :math:`i`'s class.
+
+    ``X`` may be dense or a ``scipy.sparse`` matrix (CSR or CSC), for every
+    solver and penalty, in ``fit`` and the predictions; a sparse one is
+    never densified (:func:`_design_matrix`).
 
     Parameters
     ----------
@@ -177,7 +182,9 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"max_iter must be a positive integer; got {self.max_iter!r}."
             )
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = validate_data(
+            self, X, y, accept_sparse=("csr", "csc"), dtype=np.float64
+        )
         classes, y_index = encode_classes(y, estimator=self)
         weights = check_sample_weight(sample_weight, len(y))
         per_class = _class_weights(
@@ -186,11 +193,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         weights = weights * per_class[y_index]  # s_i: sample x class weight
         n, d = X.shape
         K = len(classes)
-        # a new Fortran-ordered design matrix (the caller's X is untouched):
-        # BLAS reads its columns without copies when forming XᵀWX
-        X1 = np.asfortranarray(
-            np.column_stack([X, np.ones(n)]) if self.fit_intercept else X
-        )
+        X1 = _design_matrix(X, self.fit_intercept)
         alpha = 1.0 / (C * n) if penalised else 0.0
         weighted = weights > 0  # samples of weight 0 do not exist for the fit
         if alpha == 0.0 and (
@@ -232,7 +235,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         # max(s)‖X‖²/(4n) (binary, p(1-p) ≤ 1/4) or max(s)‖X‖²/(2n)
         # (softmax, Böhning's bound), plus α from the penalty
         lipschitz = lambda: (
-            np.linalg.eigvalsh(X1.T @ X1)[-1]
+            np.linalg.eigvalsh(_dense(X1.T @ X1))[-1]
             * np.max(weights)
             / n
             / (4 if K == 2 else 2)
@@ -268,6 +271,11 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         )
         self.n_iter_ = np.array([n_iter])
         return self
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
 
     def _penalty(self, C):
         """(penalised, ρ): whether there is a penalty, and its l1 share,
@@ -449,7 +457,13 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         """Scores :math:`Xw + b`: shape (n_samples,) if K = 2 (positive means
         ``classes_[1]``), else (n_samples, K)."""
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = validate_data(
+            self,
+            X,
+            accept_sparse=("csr", "csc"),
+            dtype=np.float64,
+            reset=False,
+        )
         scores = X @ self.coef_.T + self.intercept_
         return scores.ravel() if len(self.classes_) == 2 else scores
 
@@ -478,6 +492,29 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         if len(self.classes_) == 2:
             return self.classes_[(scores > 0).astype(int)]
         return self.classes_[np.argmax(scores, axis=1)]
+
+
+def _design_matrix(X, fit_intercept):
+    """``X`` with a column of ones appended for the intercept, the design
+    matrix of the solvers (the caller's ``X`` is never modified).
+
+    A dense one is Fortran-ordered, so that BLAS reads its columns without
+    copies when forming XᵀWX. A sparse one stays sparse, in CSR format, and
+    the intercept's column is stored as n more entries: the intercept needs
+    no centring of X, which would fill in every zero.
+    """
+    if sparse.issparse(X):
+        if fit_intercept:
+            return sparse.hstack([X, np.ones((X.shape[0], 1))], format="csr")
+        return X.tocsr()
+    return np.asfortranarray(
+        np.column_stack([X, np.ones(len(X))]) if fit_intercept else X
+    )
+
+
+def _dense(A):
+    """``A`` as an ndarray: a product of sparse matrices is sparse."""
+    return A.toarray() if sparse.issparse(A) else A
 
 
 def _class_weights(class_weight, classes, y_index, sample_weight):

@@ -7,7 +7,9 @@ coefficient of the last column of ``X`` (a column of ones), never penalised.
 Sample weights :math:`s_i \ge 0` (from ``sample_weight`` and
 ``class_weight``) multiply the terms of the sums over samples below, and the
 matching rows of the gradient and Hessian; the formulas are written for
-:math:`s_i = 1`.
+:math:`s_i = 1`. ``X`` may be a ``scipy.sparse`` matrix: the functions use
+it only through the products :math:`X\theta`, :math:`X^\top r` and
+:math:`X^\top\operatorname{diag}(c)X`, so it is never densified.
 
 **Binary**, :math:`y_i\in\{0,1\}`, parameters :math:`\theta=(w,b)`, :math:`z =
 X\theta`, :math:`p=\sigma(z)`:
@@ -85,7 +87,7 @@ def logistic_gradient(
     residual = expit(X @ theta) - y
     if sample_weight is not None:
         residual *= sample_weight
-    return X.T @ residual / len(X) + alpha * theta * _penalty_mask(
+    return X.T @ residual / X.shape[0] + alpha * theta * _penalty_mask(
         len(theta), fit_intercept
     )
 
@@ -100,7 +102,7 @@ def logistic_hessian(
     curvature = expit(z) * expit(-z)
     if sample_weight is not None:
         curvature *= sample_weight
-    H = weighted_gram(X, curvature) / len(X)
+    H = weighted_gram(X, curvature) / X.shape[0]
     H[np.diag_indices_from(H)] += alpha * _penalty_mask(
         len(theta), fit_intercept
     )
@@ -133,7 +135,7 @@ def softmax_gradient(
     residual = P - Y.T
     if sample_weight is not None:
         residual *= sample_weight
-    return residual @ X / len(X) + alpha * Theta * _penalty_mask(
+    return residual @ X / X.shape[0] + alpha * Theta * _penalty_mask(
         X.shape[1], fit_intercept
     )
 

@@ -16,6 +16,7 @@ use this solver.
 import warnings
 
 import numpy as np
+from scipy import sparse
 from scipy.linalg import LinAlgError, cho_factor, cho_solve
 from scipy.linalg.blas import dsyrk
 
@@ -126,9 +127,16 @@ def weighted_gram(X, s):
 
     Parameters
     ----------
-    X : ndarray of shape (n, d)
+    X : ndarray or scipy.sparse matrix of shape (n, d)
+        A sparse ``X`` is never densified: the product runs over its stored
+        entries, and only the (d, d) result is dense.
     s : ndarray of shape (n,)
     """
+    if sparse.issparse(X):
+        gram = (X.T @ (sparse.diags_array(s) @ X)).toarray()
+        # mirror the upper triangle: the sparse product need not sum (j, l)
+        # and (l, j) in the same order, and the solvers rely on symmetry
+        return np.triu(gram) + np.triu(gram, 1).T
     if np.all(s >= 0):
         # (√s X)ᵀ(√s X) by a symmetric rank-k update (BLAS syrk): half the work
         # of a general product, and no copy when X is Fortran-ordered, as the

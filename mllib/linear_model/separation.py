@@ -22,6 +22,7 @@ exists and at least 1 when one does (scale it until a constraint reaches 1).
 """
 
 import numpy as np
+from scipy import sparse
 from scipy.optimize import linprog
 
 
@@ -31,9 +32,9 @@ def separating_direction(X, y_index, n_classes):
 
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features)
+    X : ndarray or scipy.sparse matrix of shape (n_samples, n_features)
         The design matrix, including a column of ones when the model has an
-        intercept.
+        intercept. A sparse one gives a sparse linear programme.
     y_index : ndarray of shape (n_samples,)
         Class indices in ``0 .. n_classes - 1``.
     n_classes : int
@@ -46,20 +47,31 @@ def separating_direction(X, y_index, n_classes):
         if no such direction exists (then the maximum-likelihood estimate
         exists).
     """
-    n, d = X.shape
+    d = X.shape[1]
+    if sparse.issparse(X):
+        X = X.tocsr()  # rows are selected below, which COO cannot do
+    stack = sparse.hstack if sparse.issparse(X) else np.hstack
     rows = []
     for k in range(n_classes):
         others = y_index != k
-        # constraint rows x_iᵀ(v_{y_i} - v_k) for the samples not in class k
-        A = np.zeros((np.count_nonzero(others), n_classes, d))
-        A[np.arange(len(A)), y_index[others]] = X[others]
-        A[:, k] -= X[others]
-        rows.append(A[:, 1:].reshape(len(A), -1))  # v_0 = 0 is not a variable
-    A = np.vstack(rows)
+        X_others, y_others = X[others], y_index[others]
+        # constraint rows x_iᵀ(v_{y_i} - v_k) for the samples not in class
+        # k: block j (the variables v_j, j ≥ 1, as v_0 = 0 is none) of row i
+        # is x_i ([y_i = j] - [k = j]), that is x_i, -x_i or 0
+        rows.append(
+            stack(
+                [
+                    _scale_rows(X_others, (y_others == j) - float(k == j))
+                    for j in range(1, n_classes)
+                ]
+            )
+        )
+    vstack = sparse.vstack if sparse.issparse(X) else np.vstack
+    A = vstack(rows)
     result = linprog(
-        c=-A.sum(axis=0),
-        A_ub=np.vstack([A, -A]),
-        b_ub=np.r_[np.ones(len(A)), np.zeros(len(A))],
+        c=-np.asarray(A.sum(axis=0)).ravel(),
+        A_ub=vstack([A, -A]),
+        b_ub=np.r_[np.ones(A.shape[0]), np.zeros(A.shape[0])],
         bounds=(None, None),
         method="highs",
     )
@@ -71,3 +83,10 @@ def separating_direction(X, y_index, n_classes):
     if -result.fun < 0.5:
         return None
     return np.vstack([np.zeros(d), result.x.reshape(n_classes - 1, d)])
+
+
+def _scale_rows(X, c):
+    """diag(c) X, sparse (CSR) when X is."""
+    if sparse.issparse(X):
+        return sparse.diags_array(c) @ X
+    return c[:, None] * X
