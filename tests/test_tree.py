@@ -1143,13 +1143,153 @@ def test_plot_tree_of_several_outputs_as_scikit_learn():
             colour = to_rgb(box.get_bbox_patch().get_facecolor())
             expected = 1 - strength[node] * (1 - np.array(to_rgb(PALETTE[0])))
             np.testing.assert_allclose(colour, expected, atol=1e-12)
-        # every leaf shows what it predicts for each output
-        for x, node in zip(X, model.tree_.apply(X)):
-            predicted = model.predict(x[None])[0]
-            if isinstance(model, DecisionTreeRegressor):
-                predicted = [f"{v:.3f}" for v in predicted]
-            shown = boxes[node].get_text().split("\n")[0]
-            assert shown == "(" + ", ".join(map(str, predicted)) + ")"
+
+
+def test_plot_tree_has_scikit_learns_signature():
+    """The same parameters, in the same order, with the same defaults."""
+    import inspect
+
+    from mllib.tree import plot_tree
+
+    def parameters(function):
+        return [
+            (p.name, p.kind, p.default)
+            for p in inspect.signature(function).parameters.values()
+        ]
+
+    assert parameters(plot_tree) == parameters(sk_tree.plot_tree)
+
+
+PLOT_TREE_OPTIONS = [
+    {},
+    {"proportion": True},
+    {"label": "root", "node_ids": True, "class_names": True, "max_depth": 1},
+    {
+        "label": "none",
+        "impurity": False,
+        "precision": 1,
+        "feature_names": ["height"],
+        "class_names": ["low", "high", "top"],
+    },
+    {"filled": True, "rounded": True, "precision": 5, "max_depth": 0},
+]
+
+
+def _box_texts(annotations):
+    """The texts of the boxes (the annotations with a box), in order."""
+    return [a.get_text() for a in annotations if a.get_bbox_patch()]
+
+
+def _graphviz_texts(model, **options):
+    """The node texts scikit-learn's export_graphviz writes for ``model``
+    (any fitted tree: it reads only tree_), in depth-first order, with its
+    escaped line breaks made line breaks: the same text as its plot_tree's
+    (both call one node_to_str), but for the nodes cut off by max_depth,
+    which plot_tree pads."""
+    import re
+
+    options.pop("rounded", None)  # DOT's rounded also changes the font
+    options.pop("filled", None)
+    dot = sk_tree.export_graphviz(model, **options)
+    labels = re.findall(r'^\d+ \[label="(.*?)"[,\]]', dot, flags=re.MULTILINE)
+    return [
+        "\n  (...)  \n" if label == "(...)" else label.replace("\\n", "\n")
+        for label in labels
+    ]
+
+
+@pytest.mark.parametrize("options", PLOT_TREE_OPTIONS)
+@pytest.mark.parametrize("n_outputs", [1, 3])
+def test_plot_tree_writes_scikit_learns_node_texts(options, n_outputs):
+    """plot_tree writes in every node the text scikit-learn writes (test,
+    impurity, samples, value, class; label, node_ids, proportion,
+    precision, max_depth as scikit-learn reads them): for the trees of one
+    feature that equal scikit-learn's (test_best_first_and_several_outputs_
+    equal_scikit_learn), the boxes of the two libraries' plot_tree carry
+    the same texts in the same (depth-first) order; and for any mllib tree,
+    weighted samples included, the texts scikit-learn's export_graphviz
+    writes for that very tree, which prints the same numbers exactly."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from mllib.tree import plot_tree
+
+    X, labels, targets = _one_feature_outputs(3, n_outputs)
+    if n_outputs == 1:
+        labels, targets = labels[:, 0], targets[:, 0]
+    weights = np.random.default_rng(0).uniform(0.5, 2.0, len(X))
+    cases = [
+        (DecisionTreeClassifier, {"max_depth": 3}, labels),
+        (DecisionTreeClassifier, {"criterion": "entropy", "max_depth": 2},
+         labels),
+        (DecisionTreeRegressor, {"max_leaf_nodes": 5}, targets),
+    ]  # fmt: skip
+    for Ours, params, y in cases:
+        Theirs = getattr(sk_tree, Ours.__name__)
+        ours, theirs = Ours(**params).fit(X, y), Theirs(**params).fit(X, y)
+        _assert_same_tree(ours, theirs)
+        texts = []
+        for tree, draw in ((ours, plot_tree), (theirs, sk_tree.plot_tree)):
+            fig, ax = plt.subplots(figsize=(8, 5))
+            texts.append(_box_texts(draw(tree, ax=ax, **options)))
+            plt.close(fig)
+        assert texts[0] == texts[1]
+        weighted = Ours(**params).fit(X, y, sample_weight=weights)
+        fig, ax = plt.subplots(figsize=(8, 5))
+        drawn = _box_texts(plot_tree(weighted, ax=ax, **options))
+        plt.close(fig)
+        assert drawn == _graphviz_texts(weighted, **options)
+
+
+def test_plot_tree_layout_font_and_bad_options():
+    """The leaves sit one apart from left to right in depth-first order and
+    every internal node midway above its children; with fontsize=None the
+    widest box is nine tenths of that distance wide (to the renderer's
+    rounding of text extents); bad options raise a ValueError, an unfitted
+    tree a NotFittedError."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from mllib.tree import plot_tree
+
+    X = np.arange(10.0)[:, None]
+    y = np.array([0, 0, 1, 1, 1, 0, 0, 1, 1, 0])
+    model = DecisionTreeClassifier(max_leaf_nodes=4).fit(X, y)
+    t = model.tree_
+    fig, ax = plt.subplots(figsize=(6, 4))
+    boxes = plot_tree(model, ax=ax)[: t.node_count]
+
+    def depth_first(node):
+        if t.children_left[node] == TREE_LEAF:
+            return [node]
+        left, right = t.children_left[node], t.children_right[node]
+        return [node] + depth_first(left) + depth_first(right)
+
+    order = depth_first(0)
+    x = {node: box.xy[0] for node, box in zip(order, boxes)}
+    leaves = [node for node in order if t.children_left[node] == TREE_LEAF]
+    np.testing.assert_array_equal([x[v] for v in leaves], range(len(leaves)))
+    for node in order:
+        assert boxes[order.index(node)].xy[1] == -t.depth[node]
+        if t.children_left[node] != TREE_LEAF:
+            left, right = t.children_left[node], t.children_right[node]
+            assert x[node] == (x[left] + x[right]) / 2
+    renderer = fig.canvas.get_renderer()
+    widths = [
+        b.get_bbox_patch().get_window_extent(renderer).width for b in boxes
+    ]
+    unit = np.diff(ax.transData.transform([[0, 0], [1, 0]])[:, 0])[0]
+    assert max(widths) == pytest.approx(0.9 * unit, rel=0.05)
+    plt.close(fig)
+    for bad in ({"label": "leaves"}, {"max_depth": -1}, {"precision": 1.5}):
+        with pytest.raises(ValueError):
+            plot_tree(model, **bad)
+    with pytest.raises(NotFittedError):
+        plot_tree(DecisionTreeClassifier())
 
 
 # --- several outputs against scikit-learn and independent routes ---------
