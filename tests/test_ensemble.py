@@ -535,7 +535,7 @@ def test_ensembles_are_reproducible_and_leave_inputs_alone():
         (lambda: BaggingClassifier(max_features=1.5), "max_features"),
         (lambda: AdaBoostClassifier(n_estimators=0), "n_estimators"),
         (lambda: AdaBoostClassifier(learning_rate=0.0), "learning_rate"),
-        (lambda: GradientBoostingClassifier(loss="exponential"), "loss"),
+        (lambda: GradientBoostingClassifier(loss="hinge"), "loss"),
         (lambda: GradientBoostingRegressor(subsample=0.0), "subsample"),
         (lambda: GradientBoostingRegressor(n_estimators=0), "n_estimators"),
     ],

@@ -94,7 +94,17 @@ ESTIMATORS = [
     GaussianNB(),
     GaussianProcessRegressor(),
     GradientBoostingClassifier(n_estimators=5),
+    GradientBoostingClassifier(
+        n_estimators=5, subsample=0.8, max_features=0.5
+    ),
     GradientBoostingRegressor(n_estimators=5),
+    GradientBoostingRegressor(
+        loss="huber",
+        learning_rate=0.5,
+        n_estimators=5,
+        subsample=0.8,
+        max_features=0.5,
+    ),
     GridSearchCV(Ridge(), {"alpha": [0.1, 1.0]}, cv=2),
     GridSearchCV(LogisticRegression(), {"C": [0.1, 1.0]}, cv=2),
     ID3Classifier(),

@@ -10,6 +10,7 @@ import pytest
 from scipy.special import logsumexp, softmax
 from sklearn import ensemble as sk_ensemble
 from sklearn.datasets import (
+    load_breast_cancer,
     load_diabetes,
     load_iris,
     load_wine,
@@ -35,6 +36,8 @@ from mllib.ensemble import (
     GradientBoostingClassifier,
     GradientBoostingRegressor,
 )
+from mllib.ensemble.gradient_boosting import weighted_quantile
+from mllib.tree import DecisionTreeRegressor
 
 
 def _three_classes():
@@ -459,3 +462,421 @@ def test_tree_size_parameters_equal_scikit_learn(params):
     np.testing.assert_allclose(
         ours.predict_proba(X), theirs.predict_proba(X), rtol=1e-9, atol=1e-12
     )
+
+
+# --- the robust regression losses, the exponential loss ----------------------
+
+
+def _friedman():
+    X, y = make_friedman1(400, noise=1.0, random_state=0)
+    return _float32(X), y
+
+
+def _weights(n):
+    return np.random.default_rng(0).uniform(0.2, 3.0, size=n)
+
+
+@pytest.mark.parametrize(
+    "data, loss, alpha, weighted",
+    [
+        (_friedman, "absolute_error", 0.9, True),
+        (_friedman, "huber", 0.9, False),
+        (_friedman, "huber", 0.9, True),
+        (_friedman, "huber", 0.5, True),
+        (_friedman, "quantile", 0.9, True),
+        (_friedman, "quantile", 0.05, True),
+        (_friedman, "quantile", 0.5, True),
+        (_diabetes, "huber", 0.9, False),
+        (_diabetes, "huber", 0.5, False),
+        (_diabetes, "quantile", 0.05, True),
+    ],
+)
+def test_robust_losses_equal_scikit_learn(data, loss, alpha, weighted):
+    """The same F_0, pseudo-residuals, trees, leaf steps and train_score_.
+
+    The absolute and quantile losses' pseudo-residuals take two values, so
+    with unit weights many splits tie exactly (``_scikit_learn`` finds
+    scikit-learn's own trees changing with its random_state there); random
+    weights and leaves of at least 10 points remove the ties, and the
+    comparison runs where scikit-learn's seeds agree. Only rounding
+    differs, hence 1e-9."""
+    X, y = data()
+    weight = _weights(len(y)) if weighted else None
+    params = {
+        "loss": loss,
+        "alpha": alpha,
+        "n_estimators": 40,
+        "min_samples_leaf": 10,
+    }
+    ours = GradientBoostingRegressor(**params).fit(X, y, sample_weight=weight)
+    theirs = _scikit_learn(
+        sk_ensemble.GradientBoostingRegressor(**params),
+        X,
+        y,
+        sample_weight=weight,
+    )
+    assert ours.init_.constant_ == np.ravel(theirs.init_.constant_)[0]
+    np.testing.assert_allclose(
+        ours.train_score_, theirs.train_score_, rtol=1e-9
+    )
+    np.testing.assert_allclose(
+        ours.predict(X), theirs.predict(X), rtol=1e-9, atol=1e-9
+    )
+
+
+@pytest.mark.parametrize("n", [101, 100])
+@pytest.mark.parametrize(
+    "loss, alpha",
+    [
+        ("absolute_error", 0.9),
+        ("huber", 0.3),
+        ("quantile", 0.9),
+        ("quantile", 0.05),
+        ("quantile", 0.37),
+    ],
+)
+@pytest.mark.parametrize("weighted", [False, True])
+def test_initial_constant_equals_scikit_learn(n, loss, alpha, weighted):
+    # the median or alpha-quantile of y: numpy's interpolated percentile
+    # without weights, the weighted (inverted-CDF) quantile with them, as
+    # scikit-learn; an exact order statistic or a two-point interpolation
+    rng = np.random.default_rng(n)
+    X, y = rng.normal(size=(n, 2)), rng.normal(size=n)
+    weight = rng.uniform(0.2, 3.0, size=n) if weighted else None
+    params = {"loss": loss, "alpha": alpha, "n_estimators": 1}
+    ours = GradientBoostingRegressor(**params).fit(X, y, sample_weight=weight)
+    theirs = sk_ensemble.GradientBoostingRegressor(**params).fit(
+        X, y, sample_weight=weight
+    )
+    assert ours.init_.constant_ == pytest.approx(
+        np.ravel(theirs.init_.constant_)[0], rel=1e-15, abs=1e-15
+    )
+
+
+def _pinball(d, alpha):
+    return np.maximum(alpha * d, (alpha - 1) * d)
+
+
+@pytest.mark.parametrize("q", [0.05, 0.5, 0.9, 0.37])
+def test_weighted_quantile_minimises_the_pinball_loss(q):
+    # sum_i w_i rho_q(v_i - c) is convex and piecewise linear in c with
+    # kinks at the v_i, so its minimum is at a data point: the returned
+    # value attains it, and it is the smallest v whose cumulative weight
+    # reaches q W (counted by brute force)
+    rng = np.random.default_rng(1)
+    for n in (1, 2, 7, 50):
+        v, w = rng.normal(size=n), rng.uniform(0.1, 2.0, size=n)
+        c = weighted_quantile(v, w, q)
+        objective = [np.sum(w * _pinball(v - t, q)) for t in v]
+        assert np.sum(w * _pinball(v - c, q)) <= min(objective) * (1 + 1e-12)
+        reaching = [t for t in v if w[v <= t].sum() >= q * w.sum()]
+        assert c == min(reaching)
+    # unit weights, q n an integer: the (q n)-th smallest, as scikit-learn
+    v = rng.permutation(np.arange(20.0))
+    assert weighted_quantile(v, np.ones(20), 0.25) == 4.0
+
+
+@pytest.mark.parametrize(
+    "loss, alpha",
+    [("absolute_error", 0.9), ("huber", 0.8), ("quantile", 0.2)],
+)
+def test_robust_leaf_steps_by_their_definition(loss, alpha):
+    """One stage with learning rate 1, recomputed: F_0, delta, the
+    pseudo-residuals the tree fits, each leaf's step (the weighted
+    alpha-quantile of the leaf's residuals, or Friedman's Huber step) and
+    the training loss. A quantile step brackets alpha exactly: the weight
+    of residuals below it is at most alpha of the leaf's, the weight at or
+    below it at least alpha."""
+    X, y = _friedman()
+    weight = _weights(len(y))
+    model = GradientBoostingRegressor(
+        loss=loss, alpha=alpha, n_estimators=1, learning_rate=1.0
+    ).fit(X, y, sample_weight=weight)
+    q = alpha if loss == "quantile" else 0.5
+    F_0 = model.init_.constant_
+    assert np.sum(weight[y < F_0]) <= q * weight.sum()
+    assert np.sum(weight[y <= F_0]) >= q * weight.sum()
+    d = y - F_0
+    if loss == "huber":
+        order = np.argsort(np.abs(d))
+        reach = np.cumsum(weight[order]) >= alpha * weight.sum()
+        delta = np.abs(d)[order][np.argmax(reach)]
+        pseudo = np.clip(d, -delta, delta)
+    else:
+        pseudo = np.where(d >= 0, q, q - 1) * (2 if q == 0.5 else 1)
+    tree = model.estimators_[0, 0]
+    # the tree's splits are those of a least-squares tree on pseudo
+    reference = DecisionTreeRegressor(max_depth=3).fit(
+        X, pseudo, sample_weight=weight
+    )
+    np.testing.assert_array_equal(tree.apply(X), reference.apply(X))
+    leaf = tree.apply(X)
+    for node in np.unique(leaf):
+        here = leaf == node
+        r, w = d[here], weight[here]
+        step = tree.tree_.value[node, 0, 0]
+        if loss == "huber":
+            median = r[np.argsort(r)][
+                np.argmax(np.cumsum(w[np.argsort(r)]) >= 0.5 * w.sum())
+            ]
+            dev = r - median
+            expected = median + np.average(
+                np.sign(dev) * np.minimum(delta, np.abs(dev)), weights=w
+            )
+            assert step == pytest.approx(expected, rel=1e-12, abs=1e-12)
+        else:
+            assert np.sum(w[r < step]) <= q * w.sum()
+            assert np.sum(w[r <= step]) >= q * w.sum()
+            assert step in r
+    F_1 = F_0 + tree.predict(X)
+    np.testing.assert_allclose(model.predict(X), F_1, rtol=1e-12)
+    per_sample = {
+        "absolute_error": np.abs(y - F_1),
+        "quantile": _pinball(y - F_1, alpha),
+    }.get(loss)
+    if loss == "huber":
+        a = np.abs(y - F_1)
+        per_sample = np.where(a <= delta, a**2 / 2, delta * (a - delta / 2))
+    assert model.train_score_[0] == pytest.approx(
+        np.average(per_sample, weights=weight), rel=1e-12
+    )
+
+
+@pytest.mark.parametrize("alpha", [0.1, 0.9])
+def test_quantile_boosting_puts_alpha_of_the_targets_below_the_fit(alpha):
+    """The pinball loss's optimality condition for a constant shift of the
+    fit is that a fraction alpha of the training targets lie below it (to
+    one point). Each leaf's step meets it exactly in its leaf; after many
+    shrunken stages the whole fit meets it approximately. We allow four
+    binomial standard deviations sqrt(alpha (1 - alpha) / n), the scale on
+    which a fraction of n points is meaningful, on each of five seeds."""
+    n = 1000
+    for seed in range(5):
+        rng = np.random.default_rng(seed)
+        X = rng.uniform(0, 10, size=(n, 1))
+        y = X[:, 0] * np.sin(X[:, 0]) + rng.lognormal(0, 0.8, size=n)
+        model = GradientBoostingRegressor(
+            loss="quantile", alpha=alpha, max_depth=2, min_samples_leaf=9
+        ).fit(X, y)
+        below = np.mean(y < model.predict(X))
+        assert abs(below - alpha) < 4 * np.sqrt(alpha * (1 - alpha) / n)
+
+
+def _cancer():
+    X, y = load_breast_cancer(return_X_y=True)
+    return _float32(X), y
+
+
+@pytest.mark.parametrize(
+    "data, params",
+    [
+        (_float32_binary, {}),
+        (_float32_binary, {"learning_rate": 0.5, "max_depth": 2}),
+        (_cancer, {"max_depth": 1}),
+    ],
+)
+def test_exponential_loss_equals_scikit_learn(data, params):
+    X, y = data()
+    params = {"loss": "exponential", "n_estimators": 40, **params}
+    ours = GradientBoostingClassifier(**params).fit(X, y)
+    theirs = _scikit_learn(
+        sk_ensemble.GradientBoostingClassifier(**params), X, y
+    )
+    # the same trees: F_0 = log-odds / 2, the same Newton leaves, and
+    # P(y = 1) = sigma(2F); only rounding differs
+    for attribute in ("train_score_", "decision_function", "predict_proba"):
+        a, b = getattr(ours, attribute), getattr(theirs, attribute)
+        if callable(a):
+            a, b = a(X), b(X)
+        np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-12)
+    np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
+
+
+def test_exponential_loss_by_its_definition():
+    # F_0 = log-odds / 2 minimises sum_i exp(-(2y_i - 1) c); the leaves take
+    # the Newton step sum r / sum |r| with r = (2y - 1) exp(-(2y - 1) F);
+    # P(y = 1) = sigma(2F); train_score_ is the mean exponential loss
+    X, y = _float32_binary()
+    model = GradientBoostingClassifier(
+        loss="exponential", n_estimators=1, learning_rate=1.0, max_depth=2
+    ).fit(X, y)
+    p = y.mean()
+    F_0 = 0.5 * np.log(p / (1 - p))
+    assert model._initial_raw_prediction_value()[0] == pytest.approx(F_0)
+    sign = 2 * y - 1
+    assert np.sum(-sign * np.exp(-sign * F_0)) == pytest.approx(0, abs=1e-9)
+    r = sign * np.exp(-sign * F_0)
+    tree = model.estimators_[0, 0]
+    leaf = tree.apply(X)
+    for node in np.unique(leaf):
+        here = leaf == node
+        assert tree.tree_.value[node, 0, 0] == pytest.approx(
+            r[here].sum() / np.abs(r[here]).sum()
+        )
+    F = model.decision_function(X)
+    np.testing.assert_allclose(F, F_0 + tree.predict(X), rtol=1e-12)
+    np.testing.assert_allclose(
+        model.predict_proba(X)[:, 1], 1 / (1 + np.exp(-2 * F)), rtol=1e-12
+    )
+    assert model.train_score_[0] == pytest.approx(
+        np.mean(np.exp(-sign * F)), rel=1e-12
+    )
+    with pytest.raises(ValueError, match="only suitable for a binary"):
+        GradientBoostingClassifier(loss="exponential").fit(*_iris())
+
+
+# --- out of bag: subsample < 1 -----------------------------------------------
+
+
+def _drawn_from_root_weight(tree, weight):
+    """Which points a stage drew, read off its tree's root weight: with
+    weights 2^i the root's total is a sum of distinct powers of two, exact
+    in floating point, whose binary digits are the drawn points."""
+    total = int(tree.tree_.weighted_n_node_samples[0])
+    return np.array([(total >> i) & 1 for i in range(len(weight))], dtype=bool)
+
+
+@pytest.mark.parametrize(
+    "make, loss",
+    [
+        (GradientBoostingRegressor, "squared_error"),
+        (GradientBoostingRegressor, "huber"),
+        (GradientBoostingRegressor, "quantile"),
+        (GradientBoostingClassifier, "log_loss"),
+        (GradientBoostingClassifier, "exponential"),
+    ],
+)
+def test_out_of_bag_scores_recomputed_from_the_points_left_out(make, loss):
+    """train_score_, oob_scores_, oob_improvement_ and oob_score_ by their
+    definitions, on the points each stage drew and left out, read off the
+    trees (not from the random stream)."""
+    rng = np.random.default_rng(4)
+    n = 40
+    X = rng.normal(size=(n, 3))
+    y = X[:, 0] + 0.5 * rng.normal(size=n)
+    if make is GradientBoostingClassifier:
+        y = (y > 0).astype(int)
+    weight = 2.0 ** np.arange(n)
+    model = make(
+        loss=loss, n_estimators=6, subsample=0.6, max_depth=2, random_state=0
+    ).fit(X, y, sample_weight=weight)
+    previous = np.full(n, model._initial_raw_prediction_value()[0])
+    scores = []
+    for m, current in enumerate(model._raw_predict_stages(X)):
+        F = current[:, 0]
+        drawn = _drawn_from_root_weight(model.estimators_[m, 0], weight)
+        assert drawn.sum() == int(0.6 * n)
+        Y = y[:, None].astype(float)
+        if m == 0:
+            model._start_stage(Y, previous[:, None], weight)
+            first = model._loss(
+                Y[~drawn], previous[~drawn, None], weight[~drawn]
+            )
+        if loss == "huber":  # this stage's delta, from F_{m-1}
+            model._start_stage(Y, previous[:, None], weight)
+        assert model.train_score_[m] == pytest.approx(
+            _mean_loss(model, loss, y, F, weight, drawn), rel=1e-12
+        )
+        scores.append(_mean_loss(model, loss, y, F, weight, ~drawn))
+        previous = F
+    np.testing.assert_allclose(model.oob_scores_, scores, rtol=1e-12)
+    np.testing.assert_allclose(
+        model.oob_improvement_,
+        np.r_[first, scores[:-1]] - scores,
+        rtol=1e-9,
+        atol=1e-12 * max(scores),
+    )
+    assert model.oob_score_ == model.oob_scores_[-1]
+
+
+def _mean_loss(model, loss, y, F, weight, mask):
+    """The mean loss written out per loss, on the points of ``mask``."""
+    y, F, w = y[mask], F[mask], weight[mask]
+    sign = 2 * y - 1
+    per_sample = {
+        "squared_error": lambda: (y - F) ** 2,
+        "quantile": lambda: _pinball(y - F, model.alpha),
+        "huber": lambda: np.where(
+            np.abs(y - F) <= model._delta,
+            (y - F) ** 2 / 2,
+            model._delta * (np.abs(y - F) - model._delta / 2),
+        ),
+        "log_loss": lambda: 2 * np.log1p(np.exp(-sign * F)),
+        "exponential": lambda: np.exp(-sign * F),
+    }[loss]()
+    return np.sum(w * per_sample) / np.sum(w)
+
+
+def test_out_of_bag_attributes_only_with_subsample():
+    X, y = _friedman()
+    model = GradientBoostingRegressor(n_estimators=5).fit(X, y)
+    for name in ("oob_improvement_", "oob_scores_", "oob_score_"):
+        with pytest.raises(AttributeError):
+            getattr(model, name)
+    model.set_params(subsample=0.5, random_state=0).fit(X, y)
+    assert model.oob_scores_.shape == model.oob_improvement_.shape == (5,)
+    model.set_params(subsample=1.0).fit(X, y)  # a refit drops them
+    assert not hasattr(model, "oob_score_")
+
+
+# --- max_features ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("max_features", [None, 3, 0.45, "sqrt", "log2"])
+def test_max_features_resolves_as_scikit_learn(max_features):
+    X, y = _friedman()
+    for make in (GradientBoostingRegressor, GradientBoostingClassifier):
+        target = y if make is GradientBoostingRegressor else y > y.mean()
+        params = {"n_estimators": 2, "max_features": max_features}
+        ours = make(random_state=0, **params).fit(X, target)
+        theirs = getattr(sk_ensemble, make.__name__)(**params).fit(X, target)
+        assert ours.max_features_ == theirs.max_features_
+        assert all(
+            tree.max_features_ == ours.max_features_
+            for tree in ours.estimators_.ravel()
+        )
+
+
+def test_max_features_draws_features_per_split_reproducibly():
+    X, y = _friedman()
+    params = {"n_estimators": 30, "max_depth": 2}
+    everything = GradientBoostingRegressor(**params).fit(X, y)
+    all_ten = GradientBoostingRegressor(max_features=10, **params).fit(X, y)
+    np.testing.assert_array_equal(all_ten.predict(X), everything.predict(X))
+    a, b, c = (
+        GradientBoostingRegressor(
+            max_features=1, random_state=seed, **params
+        ).fit(X, y)
+        for seed in (7, 7, 8)
+    )
+    np.testing.assert_array_equal(a.predict(X), b.predict(X))
+    assert not np.array_equal(a.predict(X), c.predict(X))
+
+    # Friedman #1's last five features are noise: the greedy trees never
+    # split on them; with one feature drawn per split, about half the
+    # splits must (binomial, about 90 splits: 0.25 is 4.6 standard
+    # deviations below 0.5)
+    def noise_share(model):
+        features = np.concatenate(
+            [tree.tree_.feature for tree in model.estimators_[:, 0]]
+        )
+        return np.mean(features[features >= 0] >= 5)
+
+    assert noise_share(everything) == 0.0
+    assert noise_share(a) > 0.25
+    # and the fit is still a fit
+    assert a.train_score_[-1] < 0.5 * a.train_score_[0]
+
+
+def test_bad_loss_parameters():
+    X, y = _friedman()
+    for bad in (0.0, 1.0, 1.5):
+        with pytest.raises(ValueError, match="alpha"):
+            GradientBoostingRegressor(loss="quantile", alpha=bad).fit(X, y)
+    with pytest.raises(ValueError, match="loss must be one of"):
+        GradientBoostingRegressor(loss="poisson").fit(X, y)
+    with pytest.raises(ValueError, match="loss must be"):
+        GradientBoostingClassifier(loss="hinge").fit(X, y > 0)
+    for bad in (0, 11, 0.0, 1.5, "auto"):
+        with pytest.raises(ValueError, match="max_features"):
+            GradientBoostingRegressor(max_features=bad).fit(X, y)

@@ -213,10 +213,6 @@ DIFFERENCES = {
                 "(the mean, or the log-odds of the class priors), as mllib "
                 "always does"
             ),
-            "max_features": (
-                "the default None tries every feature at every split, as "
-                "mllib always does"
-            ),
             "n_iter_no_change": NO_EARLY_STOPPING,
             "validation_fraction": NO_EARLY_STOPPING,
             "tol": "only used with early stopping; " + NO_EARLY_STOPPING,
@@ -224,10 +220,6 @@ DIFFERENCES = {
             "warm_start": NO_WARM_START,
         }.items()
     },
-    ("GradientBoostingRegressor", "alpha"): absent(
-        "the quantile of the 'huber' and 'quantile' losses, which mllib "
-        "rejects with a ValueError (it offers 'squared_error')",
-    ),
     # trees
     **{
         (tree, parameter): absent(reason)
