@@ -426,6 +426,31 @@ def test_each_smo_step_is_a_wss3_pair_and_platts_clipped_step():
     )  # both clipping cases were exercised
 
 
+@pytest.mark.parametrize(
+    "X, y, C",
+    [
+        (
+            [[3, 2], [-3, 2], [-1, 2], [1, 2], [3, -1], [2, -2], [-1, 1]],
+            [1, 1, 1, 1, 1, -1, -1],
+            0.625,
+        ),
+    ],
+)
+def test_a_multiplier_rounded_onto_its_bound_leaves_the_working_set(X, y, C):
+    # On these problems (integer Gram matrices, C a multiple of 1/8: each
+    # operation of SMO is one IEEE rounding, the same on every machine) a
+    # step's unclipped delta = g / a brings a multiplier onto its bound. It
+    # must then leave I_up or I_low, as libsvm's update_alpha_status makes
+    # it: kept there, it was chosen again for a step of length 0.
+    X, y = np.array(X, dtype=float), np.array(y, dtype=float)
+    K = X @ X.T
+    result = smo(K, y, C, tol=1e-3)
+    increases = np.diff(np.r_[0.0, result.history["dual"]])
+    assert np.all(increases > 0)  # every step moves both multipliers
+    _, violation = _dual_and_violation(K, y, result.alpha, np.full(len(y), C))
+    assert result.converged and violation < 1e-3
+
+
 def test_max_iter_warns():
     X, y = _moons()
     with pytest.warns(ConvergenceWarning, match="max_iter=5"):

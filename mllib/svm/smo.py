@@ -237,11 +237,13 @@ def smo_steps(K, y, C, alpha, v, diag, active, *, tol, n_steps, history):
         v_up -= change
         v_low -= change
         # i moved along +y_i and j along -y_j: each can now move back, and
-        # stays free to go on unless it reached its bound
+        # stays free to go on unless it is on its bound, clipped there or
+        # brought there by rounding (libsvm's update_alpha_status reads the
+        # value: else a step with no room follows)
         v_low[i], v_up[j] = v_up[i], v_low[j]
-        if delta == room_i:
+        if a[i] == (bounds[i] if y_i > 0 else 0.0):
             v_up[i] = -np.inf
-        if delta == room_j:
+        if a[j] == (0.0 if y_j > 0 else bounds[j]):
             v_low[j] = np.inf
         dual += delta * g_ij - 0.5 * delta**2 * a_ij  # exact increase of D
         history["dual"].append(dual)
