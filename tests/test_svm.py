@@ -426,6 +426,96 @@ def test_each_smo_step_is_a_wss3_pair_and_platts_clipped_step():
     )  # both clipping cases were exercised
 
 
+def test_ties_go_to_the_last_multiplier_in_libsvms_order():
+    # At alpha = 0 every v_t = y_t, so the whole positive class ties for i
+    # (exactly, in any arithmetic). libsvm's select_working_set keeps the
+    # last of equal candidates (">=", "<="), in its order: the samples of
+    # classes_[0] (y = +1), then of classes_[1], each in the order of X.
+    # Here the last positive is (0, 0), and the negatives (1, -1) and
+    # (-1, -1) tie for j too: a = ||x_i - x_l||^2 = 2, exact, as are the
+    # small integers libsvm rounds to single precision.
+    X = np.array([[0, 3], [1, 3], [0, 0], [1, -1], [5, 5], [-1, -1]])
+    y = np.array([0, 0, 0, 1, 1, 1])
+    mixed = np.array([3, 0, 4, 1, 5, 2])  # the classes interleaved in X
+    for rows in (np.arange(6), mixed):
+        fits = []
+        for model in (SVC, sk_svm.SVC):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # max_iter=1 warns
+                fits.append(model(kernel="linear", max_iter=1))
+                fits[-1].fit(X[rows], y[rows])
+        ours, libsvm = fits
+        moved = np.sort(rows[libsvm.support_])
+        np.testing.assert_array_equal(moved, [2, 5])
+        np.testing.assert_array_equal(ours.support_, libsvm.support_)
+        np.testing.assert_array_equal(ours.dual_coef_, libsvm.dual_coef_)
+
+
+def _libsvm_do_shrinking(order, shrunk):
+    """libsvm's do_shrinking loop, as written: returns the new order and
+    active size."""
+    order, active_size = list(order), len(shrunk)
+    is_shrunk = dict(zip(order, shrunk))
+    i = 0
+    while i < active_size:
+        if is_shrunk[order[i]]:
+            active_size -= 1
+            while active_size > i:
+                if not is_shrunk[order[active_size]]:
+                    order[i], order[active_size] = (
+                        order[active_size],
+                        order[i],
+                    )
+                    break
+                active_size -= 1
+        i += 1
+    return order, active_size
+
+
+def test_shrinking_permutes_the_order_as_libsvm():
+    # the order decides ties after a shrink, and libsvm never restores it
+    smo_module = sys.modules["mllib.svm.smo"]
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        n = int(rng.integers(1, 12))
+        order = rng.permutation(n + 3)  # three set aside before
+        n_active = n
+        shrunk = rng.random(n) < rng.random()
+        expected, kept = _libsvm_do_shrinking(order[:n_active], shrunk)
+        ours = order.copy()
+        assert smo_module._shrink(ours, shrunk) == kept
+        np.testing.assert_array_equal(ours[:n], expected)
+        np.testing.assert_array_equal(ours[n:], order[n:])
+
+
+@pytest.mark.parametrize(
+    "X, y, C",
+    [
+        (
+            [[3, 2], [-3, 2], [-1, 2], [1, 2], [3, -1], [2, -2], [-1, 1]],
+            [1, 1, 1, 1, 1, -1, -1],
+            0.625,
+        ),
+        ([[1, -1], [-2, 3], [3, -2], [3, 0]], [1, 1, -1, -1], 0.375),
+    ],
+)
+def test_a_multiplier_rounded_onto_its_bound_leaves_the_working_set(X, y, C):
+    # On these problems (integer Gram matrices, C a multiple of 1/8: each
+    # operation of SMO is one IEEE rounding, the same on every machine) a
+    # step's unclipped delta = g / a brings a multiplier onto its bound. It
+    # must then leave I_up or I_low, as libsvm's update_alpha_status makes
+    # it: kept there, it was chosen again for a step of length 0 (on the
+    # first problem with ties broken at the first index, on the second at
+    # the last).
+    X, y = np.array(X, dtype=float), np.array(y, dtype=float)
+    K = X @ X.T
+    result = smo(K, y, C, tol=1e-3)
+    increases = np.diff(np.r_[0.0, result.history["dual"]])
+    assert np.all(increases > 0)  # every step moves both multipliers
+    _, violation = _dual_and_violation(K, y, result.alpha, np.full(len(y), C))
+    assert result.converged and violation < 1e-3
+
+
 def test_max_iter_warns():
     X, y = _moons()
     with pytest.warns(ConvergenceWarning, match="max_iter=5"):
@@ -925,6 +1015,73 @@ def test_sigmoid_kernel_matches_libsvm(dataset):
     np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
 
 
+# scikit-learn's gallery (svm/plot_svm_kernels.py): 16 points, gamma=2
+GALLERY_X = np.array(
+    [
+        [0.4, -0.7],
+        [-1.5, -1.0],
+        [-1.4, -0.9],
+        [-1.3, -1.2],
+        [-1.1, -0.2],
+        [-1.2, -0.4],
+        [-0.5, 1.2],
+        [-1.5, 2.1],
+        [1.0, 1.0],
+        [1.3, 0.8],
+        [1.2, 0.5],
+        [0.2, -2.0],
+        [0.5, -2.4],
+        [0.2, -2.3],
+        [0.0, -2.7],
+        [1.3, 2.1],
+    ]
+)
+GALLERY_Y = np.repeat([0, 1], 8)
+
+
+@pytest.mark.parametrize("tol", [1e-3, 1e-8])
+def test_sigmoid_kernel_finds_libsvms_maximum_of_a_non_concave_dual(tol):
+    # The sigmoid Gram matrix is indefinite here, so the dual has several
+    # KKT points and the one SMO reaches depends on its path. Breaking ties
+    # as libsvm does (the last of equally violating multipliers, in its
+    # order) gives libsvm's path and libsvm's maximum.
+    X, y, C = GALLERY_X, GALLERY_Y, 1.0
+    K = np.tanh(2.0 * X @ X.T)
+    assert np.linalg.eigvalsh(K)[0] < -1.0  # not positive semi-definite
+    ours = SVC(kernel="sigmoid", gamma=2, tol=tol).fit(X, y)
+    theirs = sk_svm.SVC(kernel="sigmoid", gamma=2, tol=tol).fit(X, y)
+    np.testing.assert_array_equal(ours.support_, theirs.support_)
+    signs = 2.0 * y - 1
+    alpha, alpha_y = _alpha_and_signs(ours, len(y))
+    _, alpha_y_sk = _alpha_and_signs(theirs, len(y))
+    # at the same KKT point the bordered system of _libsvm_cache_bound
+    # holds whether or not K is positive semi-definite
+    bound = _libsvm_cache_bound(K, signs, alpha, C, tol)
+    np.testing.assert_allclose(alpha_y, alpha_y_sk, rtol=0, atol=bound)
+    np.testing.assert_allclose(
+        ours.intercept_, theirs.intercept_, rtol=0, atol=bound
+    )
+    # D moves by at most |dc|_1 max_t |dD/dc_t| + |dc|_1^2 max|K| / 2,
+    # with |dD/dc_t| = |sign(c_t) - (Kc)_t| <= 1 + C max_t sum_s |K_ts|
+    moved = len(y) * bound
+    slack = moved * (1 + C * np.abs(K).sum(axis=1).max())
+    slack += 0.5 * moved**2 * np.abs(K).max()
+    dual = _dual_objective(alpha_y, K)
+    assert abs(dual - _dual_objective(alpha_y_sk, K)) <= slack
+    # Teeth: the ties broken the other way (each class in reverse order, so
+    # that the last is the first) lead to another maximum, which fails every
+    # comparison above: other support vectors, multipliers further than the
+    # bound, and D = 11.79 against libsvm's 12.22.
+    reverse = np.r_[np.arange(8)[::-1], 8 + np.arange(8)[::-1]]
+    other = SVC(kernel="sigmoid", gamma=2, tol=tol)
+    other.fit(X[reverse], y[reverse])
+    other_alpha_y = np.zeros(len(y))
+    other_alpha_y[reverse[other.support_]] = other.dual_coef_[0]
+    assert set(reverse[other.support_]) != set(theirs.support_)
+    assert np.abs(other_alpha_y - alpha_y_sk).max() > bound
+    assert _dual_objective(other_alpha_y, K) < dual - 0.4
+
+
 def test_precomputed_kernel_equals_the_named_kernel():
     X, y = _wine()
     X_train, y_train, X_test = X[::2], y[::2], X[1::2]
@@ -1176,27 +1333,50 @@ ISSUE_24_Y = np.array([-1, 1, 1, -1, 1, -1])
 
 
 @pytest.mark.parametrize("tol", [1e-1, 1e-3, 1e-6, 1e-12])
-def test_shrinking_everything_away_is_not_a_crash(tol):
-    # n = 6 steps reach the optimum with every multiplier at C; the shrink
-    # that follows finds each one settled and sets all aside, and the next
-    # working-set selection met an empty set (argmax of an empty sequence)
+def test_shrinking_everything_away_is_not_a_crash(tol, monkeypatch):
+    # In the order below, n = 6 steps reach the optimum with every
+    # multiplier at a bound; the shrink that follows finds each one settled
+    # and sets all aside, and the next working-set selection met an empty
+    # set (argmax of an empty sequence)
+    smo_module = sys.modules["mllib.svm.smo"]
+    active_sizes, solve = [], smo_module.smo_steps
+
+    def recording_steps(K, y, C, alpha, v, diag, active, **options):
+        active_sizes.append(len(active))
+        return solve(K, y, C, alpha, v, diag, active, **options)
+
+    monkeypatch.setattr(smo_module, "smo_steps", recording_steps)
     C = 0.38932414507087776
+    K, signs = ISSUE_24_X @ ISSUE_24_X.T, ISSUE_24_Y.astype(float)
+    last_first = np.arange(6)[::-1]
+    result = smo(
+        K[np.ix_(last_first, last_first)], signs[last_first], C, tol=tol
+    )
+    assert 0 in active_sizes  # the path of the crash was taken
+    # the empty active set is reported optimal, and every multiplier is at
+    # a bound (no free one)
+    assert result.converged and result.n_iter == 6
+    assert np.all((result.alpha == 0) | (result.alpha == C))
+
     ours = SVC(kernel="linear", C=C, tol=tol).fit(ISSUE_24_X, ISSUE_24_Y)
     theirs = sk_svm.SVC(kernel="linear", C=C, tol=tol)
     theirs.fit(ISSUE_24_X, ISSUE_24_Y)
     np.testing.assert_array_equal(ours.support_, theirs.support_)
     np.testing.assert_allclose(ours.dual_coef_, theirs.dual_coef_, atol=1e-7)
-    np.testing.assert_allclose(ours.intercept_, theirs.intercept_, rtol=1e-6)
-    K, signs = ISSUE_24_X @ ISSUE_24_X.T, ISSUE_24_Y.astype(float)
-    alpha = np.zeros(6)
-    alpha[ours.support_] = np.abs(ours.dual_coef_[0])
-    _, violation = _dual_and_violation(K, signs, alpha, np.full(6, C))
-    assert violation < tol
-    # the solver itself: the empty active set is reported optimal, and
-    # every multiplier is at a bound (no free one)
-    result = smo(K, signs, C, tol=tol)
-    assert result.converged
-    assert np.all((result.alpha == 0) | (result.alpha == C))
+    for model in (ours, theirs):
+        alpha = np.zeros(6)
+        alpha[model.support_] = np.abs(model.dual_coef_[0])
+        _, violation = _dual_and_violation(K, signs, alpha, np.full(6, C))
+        assert violation < tol
+        # No multiplier is free (or one is by a rounding, one unit in the
+        # last place below C, as SVC's path leaves it here): b is only
+        # bracketed, max_{I_up} v <= b <= min_{I_low} v, to tol, and where
+        # in the bracket depends on the path (libsvm: its middle), so the
+        # two intercepts need not agree
+        v = signs - K @ (alpha * signs)
+        up = np.where(signs > 0, alpha < C, alpha > 0)
+        low = np.where(signs < 0, alpha < C, alpha > 0)
+        assert v[up].max() - tol <= model.intercept_[0] <= v[low].min() + tol
 
 
 def _degenerate_problem(rng):

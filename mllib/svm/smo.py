@@ -29,6 +29,19 @@ some :math:`b` satisfies :math:`v_t\le b` for every :math:`t` in
 :math:`v_t\ge b` on :math:`I_{\text{low}}`; the pair chosen is the most
 violating one, with the second-order rule of Fan, Chen & Lin (2005), as in
 libsvm.
+
+Of equally violating multipliers libsvm's ``Solver::select_working_set``
+takes the last in its own order (comparisons ``>=`` and ``<=``), and so does
+:func:`smo_steps`: the samples in the order ``SVC`` passes them (libsvm's:
+class by class), permuted by shrinking as libsvm's ``do_shrinking`` and
+``swap_index`` permute them (:func:`_shrink`). At :math:`\alpha=0` every
+multiplier of :math:`I_{\text{up}}` (the class :math:`+1`) has
+:math:`v_t=1`, so the first step breaks a tie. On a concave dual (a
+positive semi-definite kernel) the path changes but not the optimum; on a
+non-concave one (the sigmoid kernel) the path decides which maximum SMO
+reaches. The choices still differ where exact arithmetic makes a tie and
+rounding breaks it: libsvm keeps :math:`Q` in single precision and rounds
+its gradient otherwise.
 """
 
 import warnings
@@ -114,7 +127,10 @@ def smo(K, y, C, *, tol=1e-3, max_iter=-1, shrinking=True):
     v = y.astype(float)  # alpha = 0: the decision values are 0
     diag = K.diagonal().copy()
     history = {"violation": [], "dual": []}
-    active, unshrunk, step = np.arange(n), False, 0
+    # libsvm's positions (its active_set): the first n_active are active.
+    # Shrinking permutes them (_shrink) and they stay permuted, which
+    # decides which of equally violating multipliers smo_steps takes.
+    order, n_active, unshrunk, step = np.arange(n), n, False, 0
     steps_to_shrink = min(n, SHRINK_EVERY) if shrinking else np.inf
     while True:
         left = np.inf if max_iter == -1 else max_iter - step
@@ -125,16 +141,16 @@ def smo(K, y, C, *, tol=1e-3, max_iter=-1, shrinking=True):
             alpha,
             v,
             diag,
-            active,
+            order[:n_active],
             tol=tol,
             n_steps=min(steps_to_shrink, left),
             history=history,
         )
         step += taken
         if optimal or step == max_iter:
-            if len(active) < n:  # check the multipliers set aside too
-                _restore(K, y, alpha, v, active)
-                active = np.arange(n)
+            if n_active < n:  # check the multipliers set aside too
+                _restore(K, y, alpha, v, order[:n_active])
+                n_active = n
                 if optimal:
                     steps_to_shrink = 1  # libsvm: shrink again at once
                     continue
@@ -142,19 +158,22 @@ def smo(K, y, C, *, tol=1e-3, max_iter=-1, shrinking=True):
             break
         # shrink: libsvm first brings every multiplier back once, when the
         # active ones are nearly optimal, so that none stays aside wrongly
+        active = order[:n_active]
         up, low = _up_low(y[active], alpha[active], C[active])
         max_up, min_low = _extremes(v[active], up, low)
         if not unshrunk and max_up - min_low <= 10 * tol:
             unshrunk = True
             _restore(K, y, alpha, v, active)
-            active = np.arange(n)
-            up, low = _up_low(y, alpha, C)
+            active, n_active = order, n
+            up, low = _up_low(y[order], alpha[order], C[order])
         # Every multiplier can be set aside, and the active set left empty:
         # when the last steps reached the optimum (max_up < min_low) with
         # every multiplier at a bound (a small C), each passes the test.
         # smo_steps then reports the empty set optimal, and the check of all
         # multipliers above decides (libsvm's select_working_set).
-        active = active[~_shrinkable(v[active], up, low, max_up, min_low)]
+        n_active = _shrink(
+            order, _shrinkable(v[active], up, low, max_up, min_low)
+        )
         steps_to_shrink = min(n, SHRINK_EVERY)
     violation = history["violation"][-1]
     converged = violation < tol
@@ -175,6 +194,10 @@ def smo_steps(K, y, C, alpha, v, diag, active, *, tol, n_steps, history):
     r"""At most ``n_steps`` SMO steps on the multipliers ``active`` (the
     others stay fixed), updating ``alpha`` and ``v`` there in place.
 
+    ``active`` lists them in libsvm's order; of equally violating
+    multipliers each step takes the last, as libsvm's
+    ``select_working_set`` (WSS3 of Fan, Chen & Lin 2005) does.
+
     Returns the number of steps and whether the active multipliers are
     optimal (then their violation, below ``tol``, is not recorded). With no
     pair that can move, in particular no active multiplier at all, they are
@@ -183,7 +206,14 @@ def smo_steps(K, y, C, alpha, v, diag, active, *, tol, n_steps, history):
     """
     if not _up_low(y[active], alpha[active], C[active])[0].any():
         return 0, True  # I_up empty: no i, no violating pair
-    everything = len(active) == len(y)
+    # libsvm's select_working_set keeps the last of equal candidates in its
+    # order (comparisons >= and <=), argmax the first: the arrays run
+    # backwards. On a non-concave dual (the sigmoid kernel) the tie at the
+    # first step, every v_t = 1 on I_up, decides which maximum is found.
+    active = active[::-1]
+    # libsvm's order unpermuted, nothing set aside: K's rows reversed are
+    # the active entries, without a copy
+    everything = np.array_equal(active, np.arange(len(y))[::-1])
     labels, a = y[active].tolist(), alpha[active].tolist()  # fast scalars
     bounds = C[active].tolist()
     up, low = _up_low(y[active], alpha[active], C[active])
@@ -208,7 +238,8 @@ def smo_steps(K, y, C, alpha, v, diag, active, *, tol, n_steps, history):
         # the KKT conditions together with i. (In place: the loop runs
         # thousands of times, and numpy's per-call overhead is what it
         # costs.)
-        Ki = K[int(active[i])] if everything else K[int(active[i])][active]
+        Ki = K[int(active[i])]
+        Ki = Ki[::-1] if everything else Ki[active]
         curvature = curvatures.get(i)  # a_il = K_ii + K_ll - 2 K_il
         if curvature is None:  #      = ||phi(x_i) - phi(x_l)||^2
             curvature = np.maximum(diag[i] + diag - 2.0 * Ki, TAU)
@@ -231,17 +262,20 @@ def smo_steps(K, y, C, alpha, v, diag, active, *, tol, n_steps, history):
         a[j] = _move(a[j], delta, -y_j, delta == room_j, bounds[j])
         # Cached gradient: v <- v - delta (K_i - K_j), two kernel rows,
         # O(n)
-        Kj = K[int(active[j])] if everything else K[int(active[j])][active]
+        Kj = K[int(active[j])]
+        Kj = Kj[::-1] if everything else Kj[active]
         change = Ki - Kj
         change *= delta
         v_up -= change
         v_low -= change
         # i moved along +y_i and j along -y_j: each can now move back, and
-        # stays free to go on unless it reached its bound
+        # stays free to go on unless it is on its bound, clipped there or
+        # brought there by rounding (libsvm's update_alpha_status reads the
+        # value: else a step with no room follows)
         v_low[i], v_up[j] = v_up[i], v_low[j]
-        if delta == room_i:
+        if a[i] == (bounds[i] if y_i > 0 else 0.0):
             v_up[i] = -np.inf
-        if delta == room_j:
+        if a[j] == (0.0 if y_j > 0 else bounds[j]):
             v_low[j] = np.inf
         dual += delta * g_ij - 0.5 * delta**2 * a_ij  # exact increase of D
         history["dual"].append(dual)
@@ -289,6 +323,25 @@ def _shrinkable(v, up, low, max_up, min_low):
     ``be_shrunk``). Free multipliers are in both sets and never set aside.
     """
     return (~up & (v > max_up)) | (~low & (v < min_low))
+
+
+def _shrink(order, shrunk):
+    r"""Set aside the active multipliers marked ``shrunk``, as libsvm's
+    ``do_shrinking`` does, and return how many stay active.
+
+    ``order`` holds libsvm's positions (its ``active_set``), the active ones
+    first; ``shrunk`` marks the first ``len(shrunk)`` of them. libsvm scans
+    them forwards, and swaps (``swap_index``) each one to be set aside with
+    the last active one that stays, scanning backwards from the end: the
+    t-th hole from the front takes the t-th keeper from the back. The
+    permutation is applied to ``order`` in place; it persists (libsvm never
+    undoes it), and it is what decides ties in later steps.
+    """
+    kept = len(shrunk) - int(np.count_nonzero(shrunk))
+    holes = np.flatnonzero(shrunk[:kept])
+    keepers = kept + np.flatnonzero(~shrunk[kept:])[::-1]
+    order[holes], order[keepers] = order[keepers], order[holes]
+    return kept
 
 
 def _restore(K, y, alpha, v, active):

@@ -113,12 +113,14 @@ class SVC(ClassifierMixin, BaseEstimator):
         positive semi-definite in general: the dual is then not concave,
         and SMO (as libsvm, with the curvature floor ``TAU``) stops at a
         point where the KKT conditions hold, not necessarily the global
-        maximum (Lin & Lin, 2003). ``"precomputed"``: ``X`` is the Gram
-        matrix, of shape (n_samples, n_samples) in ``fit`` and
-        (n_test, n_samples) afterwards. A callable is called as
-        ``kernel(X, Y)`` and must return the Gram matrix. Callables and
-        precomputed matrices are checked to be positive semi-definite on the
-        training data.
+        maximum (Lin & Lin, 2003). Which one depends on the path; SMO
+        takes libsvm's (same pairs, ties broken alike, see
+        :mod:`mllib.svm.smo`) wherever rounding does not decide a tie.
+        ``"precomputed"``: ``X`` is the Gram matrix, of shape (n_samples,
+        n_samples) in ``fit`` and (n_test, n_samples) afterwards. A
+        callable is called as ``kernel(X, Y)`` and must return the Gram
+        matrix. Callables and precomputed matrices are checked to be
+        positive semi-definite on the training data.
     degree : int
         Degree of the ``"poly"`` kernel :math:`(\gamma x^\top t + c_0)^p`.
     gamma : {"scale", "auto"} or float
