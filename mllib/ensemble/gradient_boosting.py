@@ -85,11 +85,12 @@ pseudo-residual is :math:`r=(2y-1)e^{-(2y-1)F}`, the second derivative
 
 With ``subsample < 1`` each stage is fitted on a random fraction of the
 points drawn without replacement (stochastic gradient boosting), and the
-points left out give ``oob_scores_``, the loss of :math:`F_m` on the points
-not drawn for stage :math:`m`, and ``oob_improvement_``, its decrease from
-the previous stage (from :math:`F_0`, on stage 0's left-out points, for the
-first), as in scikit-learn 1.3 and later (consecutive scores are measured on
-different left-out sets). For the Huber loss that first score uses stage 0's
+points left out give ``oob_scores_[m - 1]``, the loss of :math:`F_m` on
+the points not drawn for stage :math:`m` (stages :math:`m=1,\dots,M`), and
+``oob_improvement_[m - 1]``, its decrease from the previous stage (from
+:math:`F_0`, on stage 1's left-out points, for the first), as in
+scikit-learn 1.3 and later (consecutive scores are measured on different
+left-out sets). For the Huber loss the score of :math:`F_0` uses stage 1's
 :math:`\delta`; scikit-learn's uses the default :math:`\delta=0.5` of its
 loss object, which no stage has set yet, so ``oob_improvement_[0]``
 differs.
@@ -256,7 +257,7 @@ class BaseGradientBoosting(BaseEstimator):
             drawn = np.flatnonzero(~left_out)
             X_m, Y_m, w_m = X[drawn], Y[drawn], sample_weight[drawn]
             self._start_stage(Y, raw, sample_weight)
-            if out_of_bag and m == 0:  # F_0 on stage 0's left-out points
+            if out_of_bag and m == 0:  # F_0, on stage 1's left-out points
                 initial_oob_score = self._loss(
                     Y[left_out], raw[left_out], sample_weight[left_out]
                 )
@@ -362,14 +363,16 @@ ccp_alpha :
 
 _OOB_DOC = """\
     oob_scores_ : ndarray of shape (n_estimators,)
-        Only with ``subsample < 1``: the loss (as ``train_score_``) of the
-        model after stage :math:`m` on the points stage :math:`m` left out.
+        Only with ``subsample < 1``: entry :math:`m-1` is the loss (as
+        ``train_score_``) of the model after stage :math:`m` on the points
+        stage :math:`m` left out.
     oob_improvement_ : ndarray of shape (n_estimators,)
         Only with ``subsample < 1``: ``oob_scores_[m - 1] - oob_scores_[m]``,
         and for the first stage the decrease from :math:`F_0` on its
-        left-out points. Its cumulative sum peaks near the number of stages
-        that minimises the test loss (a cheap stand-in for
-        cross-validation, pessimistic after many stages).
+        left-out points. scikit-learn offers its cumulative sum for
+        choosing ``n_estimators``; the sum telescopes to a loss on points
+        that earlier stages drew, so it can go on rising after the test
+        loss has turned (chapter 13, Going deeper).
     oob_score_ : float
         Only with ``subsample < 1``: ``oob_scores_[-1]``."""
 
