@@ -115,6 +115,7 @@ def forest_rows(n=5000, d=20, trees=50):
         lambda: RandomForestClassifier(trees).fit(X, y),
         lambda: sk_ensemble.RandomForestClassifier(trees).fit(X, y),
         repeat=3,
+        limit=ISSUE_24_LIMIT,  # issue 24 item 9: a gallery workload
         targeted=True,
     )
     print(
