@@ -11,7 +11,8 @@ its box in log space, because the evidence is maximised over :math:`\log\theta`
 K/\partial\log\theta_j` as an array of shape (n, n, n_dims), which is
 :math:`\theta_j\,\partial K/\partial\theta_j`. A hyperparameter whose bounds
 are ``"fixed"`` is left out of ``theta``. ``k1 + k2`` and ``k1 * k2`` build
-sums and products, and a number in either acts as a :class:`ConstantKernel`.
+sums and products, and a number in either acts as a :class:`ConstantKernel`;
+``k ** p`` raises a kernel to a power (:class:`Exponentiation`).
 
 Names, defaults, bounds and ``theta`` ordering are those of
 ``sklearn.gaussian_process.kernels``, so a kernel here and there with the same
@@ -23,6 +24,7 @@ Rasmussen & Williams (2006), *Gaussian Processes for Machine Learning*, ch.
 from collections import namedtuple
 
 import numpy as np
+from scipy.spatial.distance import cdist, pdist, squareform
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils import check_array
 
@@ -111,10 +113,17 @@ class Kernel(BaseEstimator):
             described.append(Hyperparameter(name, "numeric", bounds))
         return described
 
-    def _gradient(self, dK):
-        """Stack ``dK`` = ∂K/∂log θ as (n, n, 1), or return (n, n, 0) when θ is
+    def _gradient(self, *dKs):
+        """Stack the ``dKs`` = ∂K/∂log θ_j, given in ``_hyperparameters``'
+        order, of the free θ_j as (n, n, n_dims); (n, n, 0) when all are
         fixed."""
-        return dK[:, :, None] if self.n_dims else np.empty(dK.shape + (0,))
+        free = set(self._free())
+        kept = [
+            dK for name, dK in zip(self._hyperparameters, dKs) if name in free
+        ]
+        if not kept:
+            return np.empty(dKs[0].shape + (0,))
+        return np.stack(kept, axis=2)
 
     def clone_with_theta(self, theta):
         """A copy of this kernel with ``theta`` set (the original is left
@@ -140,8 +149,19 @@ class Kernel(BaseEstimator):
     def __rmul__(self, other):
         return Product(_as_kernel(other), self)
 
+    def __pow__(self, exponent):
+        return Exponentiation(self, exponent)
 
-class RBF(Kernel):
+
+class _UnitDiagonal:
+    r"""``diag`` for the kernels of :math:`\lVert x-x'\rVert` with
+    :math:`k(x,x)=1`."""
+
+    def diag(self, X):
+        return np.ones(len(_floats(X)))
+
+
+class RBF(_UnitDiagonal, Kernel):
     r"""Squared-exponential kernel
     :math:`k(x,x')=\exp\bigl(-\lVert x-x'\rVert^2/(2\ell^2)\bigr)`.
 
@@ -170,9 +190,6 @@ class RBF(Kernel):
         if not eval_gradient:
             return K
         return K, self._gradient(K * scaled)  # ∂K/∂log ℓ = K ⊙ D/ℓ²
-
-    def diag(self, X):
-        return np.ones(len(_floats(X)))
 
     def __repr__(self):
         return f"RBF(length_scale={_short(self.length_scale)})"
@@ -287,6 +304,198 @@ class DotProduct(Kernel):
         return f"DotProduct(sigma_0={_short(self.sigma_0)})"
 
 
+class RationalQuadratic(_UnitDiagonal, Kernel):
+    r"""Rational quadratic kernel
+    :math:`k(x,x')=\bigl(1+d^2/(2\alpha\ell^2)\bigr)^{-\alpha}`,
+    :math:`d=\lVert x-x'\rVert`.
+
+    A scale mixture of RBF kernels: integrating
+    :math:`\exp(-\tau d^2/2)` over a Gamma(:math:`\alpha`, rate
+    :math:`\alpha\ell^2`) precision :math:`\tau` gives it (R&W eq. 4.20), so
+    it varies on many length-scales at once; :math:`\alpha\to\infty` is the
+    RBF with length-scale :math:`\ell`. With :math:`b=1+d^2/(2\alpha\ell^2)`,
+    :math:`\log k=-\alpha\log b` and
+
+    .. math::
+
+        \frac{\partial k}{\partial\log\ell}=\frac{d^2}{\ell^2 b}\,k,\qquad
+        \frac{\partial k}{\partial\log\alpha}=
+        \Bigl(\frac{d^2}{2\ell^2 b}-\alpha\log b\Bigr)k.
+
+    ``theta`` is :math:`(\log\alpha, \log\ell)`, scikit-learn's
+    (alphabetical) order. Only an isotropic (scalar) ``length_scale`` is
+    supported, as in scikit-learn.
+    """
+
+    _hyperparameters = ("alpha", "length_scale")
+
+    def __init__(
+        self,
+        length_scale=1.0,
+        alpha=1.0,
+        length_scale_bounds=(1e-5, 1e5),
+        alpha_bounds=(1e-5, 1e5),
+    ):
+        self.length_scale = length_scale
+        self.alpha = alpha
+        self.length_scale_bounds = length_scale_bounds
+        self.alpha_bounds = alpha_bounds
+
+    def __call__(self, X, Y=None, eval_gradient=False):
+        _check_gradient_request(Y, eval_gradient)
+        length_scale = _positive(self.length_scale, "length_scale")
+        alpha = _positive(self.alpha, "alpha")
+        squared = _pairwise(X, Y, "sqeuclidean")
+        # log b = log1p(d²/(2αℓ²)) keeps every digit when α is large: 1 + t
+        # would round t away, where k tends to the RBF (log1p(t) ≈ t)
+        ratio = squared / (2.0 * alpha * length_scale**2)
+        log_base = np.log1p(ratio)
+        K = np.exp(-alpha * log_base)
+        if not eval_gradient:
+            return K
+        # the derivatives of log k times k: no power of b is formed twice
+        fit = squared / (length_scale**2 * (1.0 + ratio))
+        return K, self._gradient(K * (0.5 * fit - alpha * log_base), K * fit)
+
+    def __repr__(self):
+        return (
+            f"RationalQuadratic(alpha={_short(self.alpha)}, "
+            f"length_scale={_short(self.length_scale)})"
+        )
+
+
+class ExpSineSquared(_UnitDiagonal, Kernel):
+    r"""Periodic kernel
+    :math:`k(x,x')=\exp\bigl(-2\sin^2(\pi d/p)/\ell^2\bigr)`,
+    :math:`d=\lVert x-x'\rVert`, of period :math:`p` (MacKay's periodic
+    kernel, R&W eq. 4.31: the RBF of the warped input
+    :math:`(\cos(2\pi x/p), \sin(2\pi x/p))`).
+
+    With :math:`u=\pi d/p` (so :math:`\partial u/\partial\log p=-u`),
+
+    .. math::
+
+        \frac{\partial k}{\partial\log\ell}=\frac{4\sin^2u}{\ell^2}\,k,
+        \qquad
+        \frac{\partial k}{\partial\log p}=\frac{4u\sin u\cos u}{\ell^2}\,k.
+
+    ``theta`` is :math:`(\log\ell, \log p)`. Only an isotropic (scalar)
+    ``length_scale`` is supported, as in scikit-learn.
+    """
+
+    _hyperparameters = ("length_scale", "periodicity")
+
+    def __init__(
+        self,
+        length_scale=1.0,
+        periodicity=1.0,
+        length_scale_bounds=(1e-5, 1e5),
+        periodicity_bounds=(1e-5, 1e5),
+    ):
+        self.length_scale = length_scale
+        self.periodicity = periodicity
+        self.length_scale_bounds = length_scale_bounds
+        self.periodicity_bounds = periodicity_bounds
+
+    def __call__(self, X, Y=None, eval_gradient=False):
+        _check_gradient_request(Y, eval_gradient)
+        length_scale = _positive(self.length_scale, "length_scale")
+        periodicity = _positive(self.periodicity, "periodicity")
+        arg = np.pi * _pairwise(X, Y, "euclidean") / periodicity
+        sin = np.sin(arg)
+        K = np.exp(-2.0 * (sin / length_scale) ** 2)
+        if not eval_gradient:
+            return K
+        factor = 4.0 / length_scale**2 * sin * K
+        return K, self._gradient(factor * sin, factor * arg * np.cos(arg))
+
+    def __repr__(self):
+        return (
+            f"ExpSineSquared(length_scale={_short(self.length_scale)}, "
+            f"periodicity={_short(self.periodicity)})"
+        )
+
+
+class Matern(_UnitDiagonal, Kernel):
+    r"""Matérn kernel of smoothness :math:`\nu` for
+    :math:`\nu\in\{1/2, 3/2, 5/2, \infty\}`, where it has closed forms in
+    :math:`r=\lVert x-x'\rVert/\ell` (R&W eq. 4.16–4.17):
+
+    .. math::
+
+        k_{1/2}=e^{-r},\quad
+        k_{3/2}=(1+\sqrt3\,r)\,e^{-\sqrt3\,r},\quad
+        k_{5/2}=\bigl(1+\sqrt5\,r+\tfrac53r^2\bigr)e^{-\sqrt5\,r},\quad
+        k_\infty=e^{-r^2/2}\ (\text{the RBF}).
+
+    Its sample paths are :math:`\lceil\nu\rceil-1` times differentiable.
+    Since :math:`\partial r/\partial\log\ell=-r`,
+    :math:`\partial k/\partial\log\ell=-r\,k'(r)`:
+
+    .. math::
+
+        r\,e^{-r},\quad 3r^2e^{-\sqrt3\,r},\quad
+        \tfrac53r^2(1+\sqrt5\,r)\,e^{-\sqrt5\,r},\quad r^2e^{-r^2/2}.
+
+    Any other :math:`\nu` needs the modified Bessel function
+    :math:`K_\nu` and numerical gradients, which scikit-learn's ``Matern``
+    has and this one does not (ValueError). ``nu`` is not a
+    hyperparameter: ``theta`` is :math:`(\log\ell)`. Only an isotropic
+    (scalar) ``length_scale`` is supported.
+    """
+
+    _hyperparameters = ("length_scale",)
+
+    def __init__(
+        self, length_scale=1.0, length_scale_bounds=(1e-5, 1e5), nu=1.5
+    ):
+        self.length_scale = length_scale
+        self.length_scale_bounds = length_scale_bounds
+        self.nu = nu
+
+    def __call__(self, X, Y=None, eval_gradient=False):
+        _check_gradient_request(Y, eval_gradient)
+        length_scale = _positive(self.length_scale, "length_scale")
+        # r: distances in units of ℓ, scaled first as scikit-learn does
+        r = _pairwise(
+            _floats(X) / length_scale,
+            None if Y is None else _floats(Y, "Y") / length_scale,
+            "euclidean",
+        )
+        if self.nu == 0.5:
+            K = np.exp(-r)
+            dK = r * K
+        elif self.nu == 1.5:
+            root = np.sqrt(3.0) * r
+            decay = np.exp(-root)
+            K, dK = (1.0 + root) * decay, 3.0 * r**2 * decay
+        elif self.nu == 2.5:
+            root = np.sqrt(5.0) * r
+            decay = np.exp(-root)
+            K = (1.0 + root + root**2 / 3.0) * decay
+            dK = 5.0 / 3.0 * r**2 * (1.0 + root) * decay
+        elif self.nu == np.inf:
+            K = np.exp(-0.5 * r**2)
+            dK = r**2 * K
+        else:
+            raise ValueError(
+                "nu must be 0.5, 1.5, 2.5 or inf, where the Matérn kernel "
+                f"has closed forms; got nu={self.nu!r}. Another nu needs "
+                "Bessel functions and numerical gradients: use "
+                "sklearn.gaussian_process.kernels.Matern with "
+                "sklearn.gaussian_process.GaussianProcessRegressor."
+            )
+        if not eval_gradient:
+            return K
+        return K, self._gradient(dK)
+
+    def __repr__(self):
+        return (
+            f"Matern(length_scale={_short(self.length_scale)}, "
+            f"nu={_short(self.nu)})"
+        )
+
+
 class _Combination(Kernel):
     """Shared parts of ``Sum`` and ``Product``: ``theta`` is ``k1``'s followed
     by ``k2``'s."""
@@ -373,6 +582,58 @@ class Product(_Combination):
         return f"{self.k1!r} * {self.k2!r}"
 
 
+class Exponentiation(Kernel):
+    r""":math:`k(x,x')=k_0(x,x')^p` for a kernel :math:`k_0` and a number
+    :math:`p` (``kernel ** p``). ``theta``, ``bounds`` and the
+    hyperparameters (named ``kernel__...``) are :math:`k_0`'s; by the chain
+    rule :math:`\partial K/\partial\theta=p\,K_0^{p-1}\odot\partial
+    K_0/\partial\theta`. :math:`K_0^p` is a covariance for every integer
+    :math:`p\ge1` (Schur product theorem); for other :math:`p` it need
+    not be, as in scikit-learn.
+    """
+
+    def __init__(self, kernel, exponent):
+        self.kernel = kernel
+        self.exponent = exponent
+
+    @property
+    def theta(self):
+        return self.kernel.theta
+
+    @theta.setter
+    def theta(self, theta):
+        self.kernel.theta = theta
+
+    @property
+    def bounds(self):
+        return self.kernel.bounds
+
+    @property
+    def n_dims(self):
+        return self.kernel.n_dims
+
+    @property
+    def hyperparameters(self):
+        return [
+            h._replace(name=f"kernel__{h.name}")
+            for h in self.kernel.hyperparameters
+        ]
+
+    def __call__(self, X, Y=None, eval_gradient=False):
+        _check_gradient_request(Y, eval_gradient)
+        exponent = _real(self.exponent, "exponent")
+        if not eval_gradient:
+            return self.kernel(X, Y) ** exponent
+        K, dK = self.kernel(X, eval_gradient=True)
+        return K**exponent, exponent * K[:, :, None] ** (exponent - 1) * dK
+
+    def diag(self, X):
+        return self.kernel.diag(X) ** _real(self.exponent, "exponent")
+
+    def __repr__(self):
+        return f"{self.kernel!r} ** {self.exponent}"
+
+
 def _as_kernel(value):
     if isinstance(value, Kernel):
         return value
@@ -417,6 +678,26 @@ def _positive(value, name):
             f"{name} must be a positive finite number; got {value!r}."
         )
     return float(value)
+
+
+def _real(value, name):
+    if not (
+        np.isscalar(value)
+        and not isinstance(value, (str, bool))
+        and np.isfinite(value)
+    ):
+        raise ValueError(f"{name} must be a finite number; got {value!r}.")
+    return float(value)
+
+
+def _pairwise(X, Y, metric):
+    """Distances between the rows of ``X`` and ``Y`` (of ``X`` when ``Y``
+    is None, then exactly symmetric with a zero diagonal), with
+    scipy.spatial.distance as scikit-learn's kernels compute them."""
+    X = _floats(X)
+    if Y is None:
+        return squareform(pdist(X, metric))
+    return cdist(X, _floats(Y, "Y"), metric)
 
 
 def _short(value):
