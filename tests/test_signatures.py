@@ -272,7 +272,8 @@ DIFFERENCES = {
         "reaches it to rounding, lbfgs to tol, so the coefficients agree "
         "to scikit-learn's own stopping rule. solver='lbfgs' is offered "
         "too, and 'newton' runs proximal Newton for l1_ratio > 0, where "
-        "scikit-learn needs 'saga'; the solvers mllib lacks raise a "
+        "scikit-learn needs 'saga', and 'liblinear' minimises LIBLINEAR's "
+        "objective (penalised intercept); the solvers mllib lacks raise a "
         "ValueError (the agreement: "
         "test_logistic.py::test_default_settings_agree_with_sklearn_"
         "defaults)",
@@ -281,12 +282,9 @@ DIFFERENCES = {
         "the dual formulation of liblinear; the default False (the primal) "
         "is what mllib solves",
     ),
-    ("LogisticRegression", "intercept_scaling"): absent(
-        "only for the liblinear solver; mllib leaves the intercept "
-        "unpenalised, as scikit-learn's default solver does",
-    ),
     ("LogisticRegression", "random_state"): absent(
-        "only for the sag, saga and liblinear solvers",
+        "only for the sag and saga solvers and LIBLINEAR's coordinate "
+        "order; mllib's solvers draw nothing at random",
     ),
     ("LogisticRegression", "n_jobs"): absent(RUNTIME),
     ("LogisticRegression", "verbose"): absent(RUNTIME),

@@ -52,7 +52,7 @@ from .newton import newton_cholesky
 from .proximal_newton import proximal_newton
 from .separation import separating_direction
 
-_SOLVERS = ("newton", "lbfgs", "gd")
+_SOLVERS = ("newton", "lbfgs", "gd", "liblinear")
 _PENALTIES = ("deprecated", "l2", "l1", "elasticnet", None)
 
 
@@ -91,25 +91,38 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         \frac{1-\rho}2\lVert W\rVert_F^2`. The larger it is (or the
         smaller ``C``), the more weights are exactly 0.
     fit_intercept : bool, default True
+    intercept_scaling : float, default 1.0
+        The value of the extra feature whose weight is the intercept, for
+        ``solver="liblinear"`` only (the others leave the intercept
+        unpenalised and ignore it). The larger it is, the weaker the
+        penalty on :math:`b`.
     class_weight : dict, "balanced" or None, default None
         Weights of the classes, multiplying the loss of their samples (so a
         class weight :math:`c` is a per-sample :math:`C` of :math:`cC`):
         ``{label: weight}`` (missing labels weigh 1), or ``"balanced"``,
         :math:`n / (K n_k)` for class :math:`k` with :math:`n_k` samples, so
         that every class carries the same total weight.
-    solver : {"newton", "lbfgs", "gd"}, default "newton"
+    solver : {"newton", "lbfgs", "gd", "liblinear"}, default "newton"
         Newton's method with a Cholesky solve (IRLS), which for an
         :math:`\ell_1` share :math:`\rho > 0` becomes proximal Newton
         (:func:`mllib.linear_model.proximal_newton.proximal_newton`);
         scipy's L-BFGS-B; or gradient descent with the constant step
         :math:`1/L` (:func:`mllib.optim.gradient_descent`). The last two need
         a differentiable objective, so only the ``l2`` penalty or none.
-        scikit-learn's names ("lbfgs" aside) select its own
-        implementations and raise a ``ValueError`` here: its
+        "liblinear" is LIBLINEAR's objective, two classes only and
+        ``l1_ratio`` 0 or 1, as in scikit-learn: the intercept is the weight
+        :math:`w_0` of an extra feature equal to ``intercept_scaling``
+        (:math:`b = w_0\,\texttt{intercept\_scaling}`) and is *penalised*
+        with the other weights, so it shrinks towards 0 unless
+        ``intercept_scaling`` is large. mllib minimises it with the same
+        (proximal) Newton steps as "newton", LIBLINEAR with a trust-region
+        Newton method (:math:`\ell_2`) or newGLMNET (:math:`\ell_1`,
+        itself a proximal Newton method; Yuan, Ho & Lin 2012).
+        scikit-learn's other names select its own implementations of the
+        objective above and raise a ``ValueError`` here: its
         "newton-cholesky" is this "newton"; for :math:`\ell_1` and
-        elastic-net penalties, where scikit-learn needs "saga" or
-        "liblinear", use "newton". All minimise the same objective (except
-        "liblinear", which also penalises the intercept), so the choice
+        elastic-net penalties, where scikit-learn needs "saga", use
+        "newton". The solvers minimise the same objective, so the choice
         changes only the time and the stopping rule.
     max_iter : int, default 100
     tol : float, default 1e-4
@@ -137,7 +150,10 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
     References
     ----------
     Hastie, Tibshirani & Friedman, *The Elements of Statistical Learning*,
-    §4.4 and §18.4 (the :math:`\ell_1` penalty). Equivalent to
+    §4.4 and §18.4 (the :math:`\ell_1` penalty); Fan, Chang, Hsieh, Wang
+    & Lin, LIBLINEAR: A library for large linear classification, JMLR 9
+    (2008); Yuan, Ho & Lin, An improved GLMNET for L1-regularized logistic
+    regression, JMLR 13 (2012). Equivalent to
     ``sklearn.linear_model.LogisticRegression(C=C, l1_ratio=l1_ratio,
     class_weight=class_weight)`` (with ``solver="saga"`` when
     :math:`\rho > 0`).
@@ -150,6 +166,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         C=1.0,
         l1_ratio=0.0,
         fit_intercept=True,
+        intercept_scaling=1.0,
         class_weight=None,
         solver="newton",
         max_iter=100,
@@ -160,6 +177,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         self.C = C
         self.l1_ratio = l1_ratio
         self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
         self.class_weight = class_weight
         self.solver = solver
         self.max_iter = max_iter
@@ -173,7 +191,13 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         C = check_scalar(self.C, "C", low=0, low_inclusive=False)
         tol = check_scalar(self.tol, "tol", low=0, low_inclusive=False)
         penalised, l1_share = self._penalty(C)
-        self._check_solver(l1_share)
+        self._check_solver(penalised, l1_share)
+        scaling = check_scalar(
+            self.intercept_scaling,
+            "intercept_scaling",
+            low=0,
+            low_inclusive=False,
+        )
         if (
             isinstance(self.max_iter, bool)
             or not isinstance(self.max_iter, numbers.Integral)
@@ -193,7 +217,19 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         weights = weights * per_class[y_index]  # s_i: sample x class weight
         n, d = X.shape
         K = len(classes)
-        X1 = _design_matrix(X, self.fit_intercept)
+        liblinear = self.solver == "liblinear"
+        if liblinear and K > 2:
+            raise ValueError(
+                'solver="liblinear" fits two classes only (as in '
+                f"scikit-learn); y has {K}. Use another solver, which fits "
+                "the multinomial model, or wrap the estimator in "
+                "mllib.multiclass.OneVsRestClassifier."
+            )
+        if not liblinear:
+            scaling = 1.0
+        # LIBLINEAR penalises the intercept's weight w0 = b / scaling
+        free_intercept = self.fit_intercept and not liblinear
+        X1 = _design_matrix(X, self.fit_intercept, scaling)
         alpha = 1.0 / (C * n) if penalised else 0.0
         weighted = weights > 0  # samples of weight 0 do not exist for the fit
         if alpha == 0.0 and (
@@ -208,16 +244,21 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
                 "increasing as the weights grow without bound. Use "
                 "a penalty (l1_ratio in [0, 1] with a finite C)."
             )
-        start = self._warm_start(K, X1.shape[1])
+        start = self._warm_start(K, X1.shape[1], scaling)
         s = None if np.all(weights == 1.0) else weights
         l2, l1 = alpha * (1 - l1_share), alpha * l1_share
         if K == 2:
-            objective = self._binary_objective(
-                X1, y_index.astype(float), s, l2
+            objective = _binary_objective(
+                X1, y_index.astype(float), s, l2, free_intercept
             )
         else:
-            objective = self._softmax_objective(
-                X1, np.eye(K)[y_index], s, l2, all_rows_free=alpha > 0
+            objective = _softmax_objective(
+                X1,
+                np.eye(K)[y_index],
+                s,
+                l2,
+                free_intercept,
+                all_rows_free=alpha > 0,
             )
         fun, grad, grad_hess, free, penalised_entries = objective
         if start is None:
@@ -267,7 +308,9 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         self.classes_ = classes
         self.coef_ = Theta[:, :d].copy()
         self.intercept_ = (
-            Theta[:, d].copy() if self.fit_intercept else np.zeros(len(Theta))
+            Theta[:, d] * scaling
+            if self.fit_intercept
+            else np.zeros(len(Theta))
         )
         self.n_iter_ = np.array([n_iter])
         return self
@@ -322,17 +365,30 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         share = {"l2": 0.0, "l1": 1.0, "elasticnet": float(l1_ratio)}
         return not np.isinf(C), share[penalty]
 
-    def _check_solver(self, l1_share):
+    def _check_solver(self, penalised, l1_share):
         if self.solver not in _SOLVERS:
             raise ValueError(
-                'solver must be "newton", "lbfgs" or "gd"; got '
-                f"{self.solver!r}. mllib implements these three (for an l1 "
+                'solver must be "newton", "lbfgs", "gd" or "liblinear"; got '
+                f"{self.solver!r}. mllib implements these four (for an l1 "
                 'or elastic-net penalty, "newton" runs proximal Newton); '
                 "scikit-learn's other solvers minimise the same objective "
-                "(liblinear also penalises the intercept): use "
+                "as newton: use solver='newton', or "
                 "sklearn.linear_model.LogisticRegression for them."
             )
-        if l1_share > 0 and self.solver != "newton":
+        if self.solver == "liblinear":
+            if not penalised:
+                raise ValueError(
+                    'solver="liblinear" needs a penalty (as in '
+                    "scikit-learn): C=np.inf and penalty=None are not "
+                    'supported. Use solver="newton".'
+                )
+            if l1_share not in (0.0, 1.0):
+                raise ValueError(
+                    'solver="liblinear" supports l1_ratio 0 or 1 only (as '
+                    f"in scikit-learn); got {self.l1_ratio}. Use "
+                    'solver="newton" for the elastic net.'
+                )
+        elif l1_share > 0 and self.solver != "newton":
             raise ValueError(
                 f'solver="{self.solver}" needs a differentiable objective, '
                 f"and the l1 part of the penalty (l1_ratio={self.l1_ratio}) "
@@ -340,9 +396,10 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
                 "runs proximal Newton for l1 and elastic-net penalties."
             )
 
-    def _warm_start(self, K, d_prime):
+    def _warm_start(self, K, d_prime, scaling):
         """The previous fit's parameters as Θ of shape (K or 1, d') in the
-        solver's parametrisation, or None for a cold start."""
+        solver's parametrisation (the intercept divided by ``scaling``), or
+        None for a cold start."""
         if not self.warm_start or not hasattr(self, "coef_"):
             return None
         rows = 1 if K == 2 else K
@@ -354,71 +411,11 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
                 f"{self.coef_.shape}. Set warm_start=False to fit from "
                 "scratch."
             )
-        Theta = np.column_stack([self.coef_, self.intercept_])[:, :d_prime]
-        return Theta
-
-    def _binary_objective(self, X1, y, s, alpha):
-        """fun, grad, grad_hess of θ = (w, b), the mask of free entries of
-        Θ = θ[None, :] (all), and which free entries are penalised."""
-        args = (X1, y, alpha, self.fit_intercept, s)
-        penalised = np.ones(X1.shape[1])
-        penalised[-1] = not self.fit_intercept
-        return (
-            lambda theta: logistic_loss(theta, *args),
-            lambda theta: logistic_gradient(theta, *args),
-            lambda theta: (
-                logistic_gradient(theta, *args),
-                lambda: logistic_hessian(
-                    theta, X1, alpha, self.fit_intercept, s
-                ),
-            ),
-            np.ones((1, X1.shape[1]), dtype=bool),
-            penalised,
-        )
-
-    def _softmax_objective(self, X1, Y, s, alpha, all_rows_free):
-        """fun, grad, grad_hess of the free entries θ of Θ (K, d'), the
-        mask of free entries, and which of them are penalised.
-
-        Only differences between the class rows of Θ enter the loss.
-        Penalised, the weights of every class are free and the penalty
-        picks the symmetric solution; unpenalised, the last class's weights
-        stay 0 (a reference class, centred after the fit). The last class's
-        intercept stays 0 in both cases (centred after the fit).
-        """
-        K, d_prime = Y.shape[1], X1.shape[1]
-        free = np.zeros((K, d_prime), dtype=bool)
-        free[: K if all_rows_free else K - 1] = True
-        if self.fit_intercept:
-            free[-1, -1] = False
-        rows = np.flatnonzero(free.any(axis=1))
-        keep = free[rows].ravel()
-        penalised = np.ones((K, d_prime))
-        penalised[:, -1] = not self.fit_intercept
-        args = (X1, Y, alpha, self.fit_intercept, s)
-
-        def unpack(theta):
-            Theta = np.zeros((K, d_prime))
-            Theta[free] = theta
-            return Theta
-
-        def grad(theta):
-            return softmax_gradient(unpack(theta), *args)[free]
-
-        def hess(theta):
-            H = softmax_hessian(
-                unpack(theta), X1, alpha, self.fit_intercept, rows, s
-            )
-            return H[np.ix_(keep, keep)]
-
-        def grad_hess(theta):  # the Hessian only if Newton needs it
-            return grad(theta), lambda: hess(theta)
-
-        fun = lambda theta: softmax_loss(unpack(theta), *args)  # noqa: E731
-        return fun, grad, grad_hess, free, penalised[free]
+        Theta = np.column_stack([self.coef_, self.intercept_ / scaling])
+        return Theta[:, :d_prime]
 
     def _minimise(self, fun, grad, grad_hess, theta0, lipschitz, tol):
-        if self.solver == "newton":
+        if self.solver in ("newton", "liblinear"):
             result = newton_cholesky(
                 fun, grad_hess, theta0, max_iter=self.max_iter, tol=tol
             )
@@ -494,9 +491,69 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         return self.classes_[np.argmax(scores, axis=1)]
 
 
-def _design_matrix(X, fit_intercept):
-    """``X`` with a column of ones appended for the intercept, the design
-    matrix of the solvers (the caller's ``X`` is never modified).
+def _binary_objective(X1, y, s, alpha, free_intercept):
+    """fun, grad, grad_hess of θ = (w, b), the mask of free entries of
+    Θ = θ[None, :] (all), and which free entries are penalised (all but
+    the last if ``free_intercept``)."""
+    args = (X1, y, alpha, free_intercept, s)
+    penalised = np.ones(X1.shape[1])
+    penalised[-1] = not free_intercept
+    return (
+        lambda theta: logistic_loss(theta, *args),
+        lambda theta: logistic_gradient(theta, *args),
+        lambda theta: (
+            logistic_gradient(theta, *args),
+            lambda: logistic_hessian(theta, X1, alpha, free_intercept, s),
+        ),
+        np.ones((1, X1.shape[1]), dtype=bool),
+        penalised,
+    )
+
+
+def _softmax_objective(X1, Y, s, alpha, free_intercept, all_rows_free):
+    """fun, grad, grad_hess of the free entries θ of Θ (K, d'), the
+    mask of free entries, and which of them are penalised.
+
+    Only differences between the class rows of Θ enter the loss.
+    Penalised, the weights of every class are free and the penalty
+    picks the symmetric solution; unpenalised, the last class's weights
+    stay 0 (a reference class, centred after the fit). The last class's
+    intercept stays 0 in both cases (centred after the fit).
+    """
+    K, d_prime = Y.shape[1], X1.shape[1]
+    free = np.zeros((K, d_prime), dtype=bool)
+    free[: K if all_rows_free else K - 1] = True
+    if free_intercept:
+        free[-1, -1] = False
+    rows = np.flatnonzero(free.any(axis=1))
+    keep = free[rows].ravel()
+    penalised = np.ones((K, d_prime))
+    penalised[:, -1] = not free_intercept
+    args = (X1, Y, alpha, free_intercept, s)
+
+    def unpack(theta):
+        Theta = np.zeros((K, d_prime))
+        Theta[free] = theta
+        return Theta
+
+    def grad(theta):
+        return softmax_gradient(unpack(theta), *args)[free]
+
+    def hess(theta):
+        H = softmax_hessian(unpack(theta), X1, alpha, free_intercept, rows, s)
+        return H[np.ix_(keep, keep)]
+
+    def grad_hess(theta):  # the Hessian only if Newton needs it
+        return grad(theta), lambda: hess(theta)
+
+    fun = lambda theta: softmax_loss(unpack(theta), *args)  # noqa: E731
+    return fun, grad, grad_hess, free, penalised[free]
+
+
+def _design_matrix(X, fit_intercept, scaling=1.0):
+    """``X`` with a column of ones (or of ``scaling``, LIBLINEAR's
+    ``intercept_scaling``) appended for the intercept, the design matrix of
+    the solvers (the caller's ``X`` is never modified).
 
     A dense one is Fortran-ordered, so that BLAS reads its columns without
     copies when forming XᵀWX. A sparse one stays sparse, in CSR format, and
@@ -505,10 +562,11 @@ def _design_matrix(X, fit_intercept):
     """
     if sparse.issparse(X):
         if fit_intercept:
-            return sparse.hstack([X, np.ones((X.shape[0], 1))], format="csr")
+            column = np.full((X.shape[0], 1), scaling)
+            return sparse.hstack([X, column], format="csr")
         return X.tocsr()
     return np.asfortranarray(
-        np.column_stack([X, np.ones(len(X))]) if fit_intercept else X
+        np.column_stack([X, np.full(len(X), scaling)]) if fit_intercept else X
     )
 
 
