@@ -116,6 +116,7 @@ ESTIMATORS = [
     Lasso(),
     LinearRegression(),
     LogisticRegression(),
+    LogisticRegression(solver="saga", l1_ratio=0.5, random_state=0),
     MLPClassifier(max_iter=100),
     MLPRegressor(max_iter=100),
     MulticlassPerceptron(max_iter=50),
@@ -259,6 +260,18 @@ PRECOMPUTED_SVC_FAILURES = {
     "integers, which makes it indefinite",
 }
 
+# SAGA's steps are random: at the checks' tol=1e-4 its stopping heuristic
+# leaves the weighted fit and the repeated-rows fit (more draws per epoch)
+# at different distances from their common minimiser, which SAGA reaches
+# with sample weights at a tight tol (test_logistic_saga.py)
+SAGA_FAILURES = {
+    check: "stochastic steps stopped by a heuristic at tol=1e-4"
+    for check in (
+        _NOT_REPEATED_ROWS,
+        "check_sample_weight_equivalence_on_sparse_data",
+    )
+}
+
 
 def mllib_estimators():
     """Names of mllib's public estimator classes (anything with fit)."""
@@ -288,6 +301,11 @@ def expected_failed_checks(estimator):
     failures = dict(EXPECTED_FAILED_CHECKS.get(type(estimator).__name__, {}))
     if isinstance(estimator, SVC) and estimator.kernel == "precomputed":
         failures.update(PRECOMPUTED_SVC_FAILURES)
+    if (
+        isinstance(estimator, LogisticRegression)
+        and estimator.solver == "saga"
+    ):
+        failures.update(SAGA_FAILURES)
     return failures
 
 

@@ -481,7 +481,7 @@ def test_convergence_warnings():
             {"penalty": "l1", "l1_ratio": 1.0, "solver": "gd"},
             'Use solver="newton"',
         ),
-        ({"solver": "saga"}, "solver"),
+        ({"solver": "newton-cg"}, "solver"),
         ({"solver": "sag"}, "sklearn.linear_model.LogisticRegression"),
         ({"solver": "liblinear", "C": np.inf}, "needs a penalty"),
         ({"solver": "liblinear", "l1_ratio": 0.5}, "l1_ratio 0 or 1"),

@@ -272,8 +272,9 @@ DIFFERENCES = {
         "reaches it to rounding, lbfgs to tol, so the coefficients agree "
         "to scikit-learn's own stopping rule. solver='lbfgs' is offered "
         "too, and 'newton' runs proximal Newton for l1_ratio > 0, where "
-        "scikit-learn needs 'saga', and 'liblinear' minimises LIBLINEAR's "
-        "objective (penalised intercept); the solvers mllib lacks raise a "
+        "scikit-learn needs 'saga' (which mllib has too), and 'liblinear' "
+        "minimises LIBLINEAR's objective (penalised intercept); the solvers "
+        "mllib lacks raise a "
         "ValueError (the agreement: "
         "test_logistic.py::test_default_settings_agree_with_sklearn_"
         "defaults)",
@@ -281,10 +282,6 @@ DIFFERENCES = {
     ("LogisticRegression", "dual"): absent(
         "the dual formulation of liblinear; the default False (the primal) "
         "is what mllib solves",
-    ),
-    ("LogisticRegression", "random_state"): absent(
-        "only for the sag and saga solvers and LIBLINEAR's coordinate "
-        "order; mllib's solvers draw nothing at random",
     ),
     ("LogisticRegression", "n_jobs"): absent(RUNTIME),
     ("LogisticRegression", "verbose"): absent(RUNTIME),

@@ -39,7 +39,12 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..exceptions import ConvergenceWarning
 from ..optim import gradient_descent
-from ..validation import check_sample_weight, check_scalar, encode_classes
+from ..validation import (
+    check_random_state,
+    check_sample_weight,
+    check_scalar,
+    encode_classes,
+)
 from .logistic_loss import (
     logistic_gradient,
     logistic_hessian,
@@ -50,9 +55,10 @@ from .logistic_loss import (
 )
 from .newton import newton_cholesky
 from .proximal_newton import proximal_newton
+from .saga import saga
 from .separation import separating_direction
 
-_SOLVERS = ("newton", "lbfgs", "gd", "liblinear")
+_SOLVERS = ("newton", "lbfgs", "gd", "liblinear", "saga")
 _PENALTIES = ("deprecated", "l2", "l1", "elasticnet", None)
 
 
@@ -102,7 +108,10 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         ``{label: weight}`` (missing labels weigh 1), or ``"balanced"``,
         :math:`n / (K n_k)` for class :math:`k` with :math:`n_k` samples, so
         that every class carries the same total weight.
-    solver : {"newton", "lbfgs", "gd", "liblinear"}, default "newton"
+    random_state : None, int, numpy.random.Generator or RandomState
+        Draws the samples of ``solver="saga"`` (the other solvers draw
+        nothing); :func:`mllib.validation.check_random_state`.
+    solver : {"newton", "lbfgs", "gd", "liblinear", "saga"}, default "newton"
         Newton's method with a Cholesky solve (IRLS), which for an
         :math:`\ell_1` share :math:`\rho > 0` becomes proximal Newton
         (:func:`mllib.linear_model.proximal_newton.proximal_newton`);
@@ -117,14 +126,19 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         ``intercept_scaling`` is large. mllib minimises it with the same
         (proximal) Newton steps as "newton", LIBLINEAR with a trust-region
         Newton method (:math:`\ell_2`) or newGLMNET (:math:`\ell_1`,
-        itself a proximal Newton method; Yuan, Ho & Lin 2012).
-        scikit-learn's other names select its own implementations of the
-        objective above and raise a ``ValueError`` here: its
-        "newton-cholesky" is this "newton"; for :math:`\ell_1` and
-        elastic-net penalties, where scikit-learn needs "saga", use
-        "newton". The solvers minimise the same objective, so the choice
-        changes only the time and the stopping rule.
+        itself a proximal Newton method; Yuan, Ho & Lin 2012). "saga" is
+        the stochastic SAGA method (:mod:`mllib.linear_model.saga`), every
+        penalty, with scikit-learn's step size and stopping rule; it is
+        much slower here than scikit-learn's compiled loop, and "newton"
+        reaches the same minimiser to rounding. scikit-learn's other names
+        ("newton-cg", "newton-cholesky", "sag") select its own
+        implementations of the objective above and raise a ``ValueError``
+        here: its "newton-cholesky" is this "newton". The solvers (but
+        "liblinear") minimise the same objective, so the choice changes
+        only the time and the stopping rule.
     max_iter : int, default 100
+        The largest number of iterations (of epochs, passes over the
+        samples, for "saga").
     tol : float, default 1e-4
         Stop when the gradient of the objective divided by :math:`Cn` is at
         most ``tol`` (max-norm for Newton and L-BFGS, 2-norm for gradient
@@ -132,7 +146,10 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         subgradient (its max-norm) is, which is zero exactly at the
         minimum. L-BFGS also stops, as scikit-learn's, once a step lowers
         the objective by less than :math:`64\,\varepsilon` relative, which
-        can come first for a tiny ``tol``.
+        can come first for a tiny ``tol``. SAGA, as scikit-learn's, stops
+        when an epoch changes no weight by more than ``tol`` times the
+        largest weight, a heuristic: its result is within about ``tol``
+        (relative) of the minimiser only for a much smaller ``tol``.
     warm_start : bool, default False
         Start the solver from the previous fit's ``coef_`` and
         ``intercept_`` instead of zero (same number of classes and
@@ -168,6 +185,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         fit_intercept=True,
         intercept_scaling=1.0,
         class_weight=None,
+        random_state=None,
         solver="newton",
         max_iter=100,
         tol=1e-4,
@@ -179,6 +197,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         self.fit_intercept = fit_intercept
         self.intercept_scaling = intercept_scaling
         self.class_weight = class_weight
+        self.random_state = random_state
         self.solver = solver
         self.max_iter = max_iter
         self.tol = tol
@@ -247,57 +266,62 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         start = self._warm_start(K, X1.shape[1], scaling)
         s = None if np.all(weights == 1.0) else weights
         l2, l1 = alpha * (1 - l1_share), alpha * l1_share
-        if K == 2:
-            objective = _binary_objective(
-                X1, y_index.astype(float), s, l2, free_intercept
+        if self.solver == "saga":
+            Theta, n_iter = self._saga(
+                X1, y_index, K, weights, l2, l1, d, start, tol
             )
         else:
-            objective = _softmax_objective(
-                X1,
-                np.eye(K)[y_index],
-                s,
-                l2,
-                free_intercept,
-                all_rows_free=alpha > 0,
+            if K == 2:
+                objective = _binary_objective(
+                    X1, y_index.astype(float), s, l2, free_intercept
+                )
+            else:
+                objective = _softmax_objective(
+                    X1,
+                    np.eye(K)[y_index],
+                    s,
+                    l2,
+                    free_intercept,
+                    all_rows_free=alpha > 0,
+                )
+            fun, grad, grad_hess, free, penalised_entries = objective
+            if start is None:
+                theta0 = np.zeros(np.count_nonzero(free))
+            else:
+                # move the previous Θ to this parametrisation, in which the
+                # fixed entries are 0, by the shifts that leave the loss
+                # unchanged: of all intercepts, and of all unpenalised weights
+                if K > 2 and self.fit_intercept:
+                    start[:, -1] -= start[-1, -1]
+                if K > 2 and not free[-1, :d].any():
+                    start[:, :d] -= start[-1, :d]
+                theta0 = start[free]
+            # the step of gradient descent is 1/L; the loss Hessian is at most
+            # max(s)‖X‖²/(4n) (binary, p(1-p) ≤ 1/4) or max(s)‖X‖²/(2n)
+            # (softmax, Böhning's bound), plus α from the penalty
+            lipschitz = lambda: (
+                np.linalg.eigvalsh(_dense(X1.T @ X1))[-1]
+                * np.max(weights)
+                / n
+                / (4 if K == 2 else 2)
+                + alpha
             )
-        fun, grad, grad_hess, free, penalised_entries = objective
-        if start is None:
-            theta0 = np.zeros(np.count_nonzero(free))
-        else:
-            # move the previous Θ to this parametrisation, in which the
-            # fixed entries are 0, by the shifts that leave the loss
-            # unchanged: of all intercepts, and of all unpenalised weights
-            if K > 2 and self.fit_intercept:
-                start[:, -1] -= start[-1, -1]
-            if K > 2 and not free[-1, :d].any():
-                start[:, :d] -= start[-1, :d]
-            theta0 = start[free]
-        # the step of gradient descent is 1/L; the loss Hessian is at most
-        # max(s)‖X‖²/(4n) (binary, p(1-p) ≤ 1/4) or max(s)‖X‖²/(2n)
-        # (softmax, Böhning's bound), plus α from the penalty
-        lipschitz = lambda: (
-            np.linalg.eigvalsh(_dense(X1.T @ X1))[-1]
-            * np.max(weights)
-            / n
-            / (4 if K == 2 else 2)
-            + alpha
-        )
-        if l1 > 0:
-            result = proximal_newton(
-                fun,
-                grad_hess,
-                theta0,
-                l1 * penalised_entries,
-                max_iter=self.max_iter,
-                tol=tol,
-            )
-            theta, n_iter = result.x, result.n_iter
-        else:
-            theta, n_iter = self._minimise(
-                fun, grad, grad_hess, theta0, lipschitz, tol
-            )
-        Theta = np.zeros(free.shape)
-        Theta[free] = theta
+            if l1 > 0:
+                result = proximal_newton(
+                    fun,
+                    grad_hess,
+                    theta0,
+                    l1 * penalised_entries,
+                    max_iter=self.max_iter,
+                    tol=tol,
+                )
+                theta, n_iter = result.x, result.n_iter
+            else:
+                theta, n_iter = self._minimise(
+                    fun, grad, grad_hess, theta0, lipschitz, tol
+                )
+            Theta = np.zeros(free.shape)
+            Theta[free] = theta
         if K > 2 and self.fit_intercept:
             Theta[:, -1] -= Theta[
                 :, -1
@@ -368,11 +392,10 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
     def _check_solver(self, penalised, l1_share):
         if self.solver not in _SOLVERS:
             raise ValueError(
-                'solver must be "newton", "lbfgs", "gd" or "liblinear"; got '
-                f"{self.solver!r}. mllib implements these four (for an l1 "
-                'or elastic-net penalty, "newton" runs proximal Newton); '
-                "scikit-learn's other solvers minimise the same objective "
-                "as newton: use solver='newton', or "
+                'solver must be "newton", "lbfgs", "gd", "liblinear" or '
+                f'"saga"; got {self.solver!r}. scikit-learn\'s other '
+                "solvers (newton-cg, newton-cholesky, sag) minimise the same "
+                "objective as newton: use solver='newton', or "
                 "sklearn.linear_model.LogisticRegression for them."
             )
         if self.solver == "liblinear":
@@ -388,13 +411,43 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
                     f"in scikit-learn); got {self.l1_ratio}. Use "
                     'solver="newton" for the elastic net.'
                 )
-        elif l1_share > 0 and self.solver != "newton":
+        elif l1_share > 0 and self.solver not in ("newton", "saga"):
             raise ValueError(
                 f'solver="{self.solver}" needs a differentiable objective, '
                 f"and the l1 part of the penalty (l1_ratio={self.l1_ratio}) "
                 'is not differentiable at 0. Use solver="newton", which '
                 "runs proximal Newton for l1 and elastic-net penalties."
             )
+
+    def _saga(self, X1, y_index, K, weights, l2, l1, d, start, tol):
+        """Θ of shape (1 or K, d') and the number of epochs, by
+        :func:`mllib.linear_model.saga.saga` on the objective divided by
+        Cn (its α and β are ``l2`` and ``l1``); every class row free."""
+        Y = y_index[:, None].astype(float) if K == 2 else np.eye(K)[y_index]
+        if start is None:
+            start = np.zeros((1 if K == 2 else K, X1.shape[1]))
+        Theta, n_epochs, converged = saga(
+            X1,
+            Y,
+            weights,
+            l2,
+            l1,
+            d,
+            start,
+            max_iter=self.max_iter,
+            tol=tol,
+            rng=check_random_state(self.random_state),
+        )
+        if not converged:
+            warnings.warn(
+                f"SAGA did not converge in max_iter={self.max_iter} epochs "
+                f"(the weights still changed by more than tol={self.tol} "
+                "of the largest over the last one). Increase max_iter, or "
+                'use solver="newton".',
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+        return Theta, n_epochs
 
     def _warm_start(self, K, d_prime, scaling):
         """The previous fit's parameters as Θ of shape (K or 1, d') in the
