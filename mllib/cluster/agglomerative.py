@@ -388,9 +388,9 @@ n_samples), callable or None, default None
     metric=..., connectivity=..., compute_full_tree=..., linkage=...,
     distance_threshold=..., compute_distances=True)``: the same
     ``children_``, ``distances_`` and ``labels_`` (single linkage without
-    connectivity: the same partition and heights; scikit-learn's own
-    spanning-tree code may order the merges of equal heights and so the
-    labels otherwise).
+    connectivity: the same heights and, ties aside, merges; scikit-learn's own
+    spanning-tree code lists a merge's two children in another order than
+    scipy's, so its clusters may be numbered otherwise).
 
     References
     ----------
