@@ -479,6 +479,9 @@ def test_agglomerative_equals_sklearn(linkage, name):
         ).fit(X)
         assert adjusted_rand_score(ours.labels_, theirs.labels_) == 1.0
         assert ours.n_clusters_ == k == len(np.unique(ours.labels_))
+        if linkage != "single":  # the same tree (scipy's), cut the same way
+            np.testing.assert_array_equal(ours.children_, theirs.children_)
+            np.testing.assert_array_equal(ours.labels_, theirs.labels_)
     np.testing.assert_allclose(
         np.sort(ours.distances_), np.sort(theirs.distances_), rtol=1e-10
     )

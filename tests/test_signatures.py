@@ -113,14 +113,6 @@ DIFFERENCES = {
         "only stores distances_ (scikit-learn's default does not); the "
         "labels do not depend on it",
     ),
-    ("AgglomerativeClustering", "compute_full_tree"): absent(
-        "whether to stop merging early, a speed choice; mllib builds the "
-        "whole tree and cuts it, which gives the same labels",
-    ),
-    ("AgglomerativeClustering", "connectivity"): absent(
-        "a connectivity constraint; the default None (any two clusters may "
-        "merge) is what mllib does",
-    ),
     ("AgglomerativeClustering", "memory"): absent(RUNTIME),
     ("DBSCAN", "algorithm"): absent(EXACT_NEIGHBOURS),
     ("DBSCAN", "leaf_size"): absent(EXACT_NEIGHBOURS),
