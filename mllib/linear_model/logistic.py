@@ -68,7 +68,8 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
 
     Minimises :math:`C\sum_i s_i\ell_i(W, b) + \rho\lVert W\rVert_1 +
     \frac{1-\rho}2\lVert W\rVert_F^2` (module docstring), :math:`s_i` the
-    sample weight times the weight of sample :math:`i`'s class.
+    sample weight times the weight of sample :math:`i`'s class; with
+    ``solver="liblinear"`` the intercept is penalised too (see ``solver``).
 
     ``X`` may be dense or a ``scipy.sparse`` matrix (CSR or CSC), for every
     solver and penalty, in ``fit`` and the predictions; a sparse one is
@@ -90,7 +91,8 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
     C : float, default 1.0
         Inverse penalty strength: the objective is
         :math:`C\sum_i s_i\ell_i + r(W)`, the intercepts unpenalised (the
-        same as scikit-learn's). ``C=np.inf`` means no penalty.
+        same as scikit-learn's; not with ``solver="liblinear"``).
+        ``C=np.inf`` means no penalty.
     l1_ratio : float in [0, 1], default 0.0
         The :math:`\ell_1` share :math:`\rho` of the elastic-net penalty
         :math:`r(W) = \rho\lVert W\rVert_1 +
@@ -108,11 +110,12 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         ``{label: weight}`` (missing labels weigh 1), or ``"balanced"``,
         :math:`n / (K n_k)` for class :math:`k` with :math:`n_k` samples, so
         that every class carries the same total weight.
-    random_state : None, int, numpy.random.Generator or RandomState
+    random_state : None, int, Generator or RandomState, default None
         Draws the samples of ``solver="saga"`` (the other solvers draw
         nothing); :func:`mllib.validation.check_random_state`.
-    solver : {"newton", "lbfgs", "gd", "liblinear", "saga"}, default "newton"
-        Newton's method with a Cholesky solve (IRLS), which for an
+    solver : str, default "newton"
+        "newton", "lbfgs", "gd", "liblinear" or "saga". Newton's method
+        with a Cholesky solve (IRLS), which for an
         :math:`\ell_1` share :math:`\rho > 0` becomes proximal Newton
         (:func:`mllib.linear_model.proximal_newton.proximal_newton`);
         scipy's L-BFGS-B; or gradient descent with the constant step
@@ -128,17 +131,18 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         Newton method (:math:`\ell_2`) or newGLMNET (:math:`\ell_1`,
         itself a proximal Newton method; Yuan, Ho & Lin 2012). "saga" is
         the stochastic SAGA method (:mod:`mllib.linear_model.saga`), every
-        penalty, with scikit-learn's step size and stopping rule; it is
-        much slower here than scikit-learn's compiled loop, and "newton"
-        reaches the same minimiser to rounding. scikit-learn's other names
-        ("newton-cg", "newton-cholesky", "sag") select its own
+        penalty, with scikit-learn's step-size formula and stopping rule;
+        its result depends on ``random_state`` unless ``tol`` is tiny; it
+        is much slower here than scikit-learn's compiled loop, and
+        "newton" reaches the same minimiser to rounding. scikit-learn's
+        other names ("newton-cg", "newton-cholesky", "sag") select its own
         implementations of the objective above and raise a ``ValueError``
         here: its "newton-cholesky" is this "newton". The solvers (but
         "liblinear") minimise the same objective, so the choice changes
         only the time and the stopping rule.
     max_iter : int, default 100
-        The largest number of iterations (of epochs, passes over the
-        samples, for "saga").
+        The largest number of iterations (for "saga", of epochs of
+        n samples drawn with replacement).
     tol : float, default 1e-4
         Stop when the gradient of the objective divided by :math:`Cn` is at
         most ``tol`` (max-norm for Newton and L-BFGS, 2-norm for gradient
@@ -148,8 +152,9 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         the objective by less than :math:`64\,\varepsilon` relative, which
         can come first for a tiny ``tol``. SAGA, as scikit-learn's, stops
         when an epoch changes no weight by more than ``tol`` times the
-        largest weight, a heuristic: its result is within about ``tol``
-        (relative) of the minimiser only for a much smaller ``tol``.
+        largest weight (intercepts not counted). That heuristic bounds no
+        distance to the minimiser: the result is close to it only for a
+        ``tol`` much smaller than the default (1e-8, say).
     warm_start : bool, default False
         Start the solver from the previous fit's ``coef_`` and
         ``intercept_`` instead of zero (same number of classes and
@@ -173,7 +178,8 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
     regression, JMLR 13 (2012). Equivalent to
     ``sklearn.linear_model.LogisticRegression(C=C, l1_ratio=l1_ratio,
     class_weight=class_weight)`` (with ``solver="saga"`` when
-    :math:`\rho > 0`).
+    :math:`\rho > 0`); ``solver="liblinear"`` is scikit-learn's with the
+    same ``intercept_scaling``.
     """
 
     def __init__(

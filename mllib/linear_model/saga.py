@@ -16,8 +16,8 @@ divided by :math:`Cn`. A plain stochastic gradient step with the gradient
 :math:`\nabla f_j` of one random sample is unbiased, but its variance does
 not vanish at the minimiser, so its step size must shrink to 0 for it to
 converge. SAGA keeps, for every sample, the gradient :math:`\nabla
-f_i(\phi_i)` at the point :math:`\phi_i` where it last visited it, and
-steps along
+f_i(\phi_i)` at the point :math:`\phi_i` where it last visited it (0
+before the first visit, as in scikit-learn), and steps along
 
 .. math::
 
@@ -40,21 +40,29 @@ term. For the linear models only the scalar (per class)
 :math:`s_j\ell_j'(z_j)` need be stored: :math:`\nabla f_j = s_j\ell_j'(z_j)
 \otimes \tilde x_j`, :math:`\tilde x_j` the row of the design matrix.
 
-**Step size and stopping rule** (scikit-learn's). Each :math:`f_i +
+**Step size and stopping rule.** Each :math:`f_i +
 \frac\alpha2\lVert W\rVert^2` has a gradient Lipschitz in :math:`\Theta`
 with constant at most
 :math:`L = c\,\max_i s_i\lVert\tilde x_i\rVert^2 + \alpha`, with
 :math:`c = \frac14` for the logistic loss (:math:`\sigma' \le \frac14`) and
 :math:`c = \frac12` for the softmax (Böhning's bound); :math:`\tilde x_i`
-has a 1 appended when there is an intercept. The step is
-:math:`\gamma = 1/(2L + \min(2n\alpha, L))`, which is
-:math:`1/(2(\mu n + L))` of Defazio et al.'s Theorem 1 (strong convexity
-:math:`\mu = \alpha`) while :math:`2n\alpha \le L`, and :math:`1/(3L)`, their
-rate without strong convexity, otherwise. After each epoch of :math:`n`
-steps (samples drawn uniformly with replacement) it stops once the largest
+has a 1 appended when there is an intercept. The step is scikit-learn's
+formula :math:`\gamma = 1/(2L + \min(2n\alpha, L))`, with this :math:`L`:
+scikit-learn's equals it for unweighted binary problems only, as it takes
+:math:`c = \frac14` for the softmax too and leaves the weights out, which
+can make its steps too long. The formula is a heuristic between
+:math:`1/(2L)` (at :math:`\alpha = 0`) and :math:`1/(3L)` (once
+:math:`2n\alpha \ge L`). Defazio et al. prove convergence for
+:math:`\gamma = 1/(3L)` (Theorem 2, linear under strong convexity) and
+for :math:`1/(2(\mu n + L))` (Theorem 1, every :math:`f_i` strongly convex
+with modulus :math:`\mu`, which the unpenalised intercept is not); the
+longer steps of the formula are not covered by either, and the tests check
+convergence numerically. After each epoch of :math:`n` steps (samples drawn
+uniformly with replacement) it stops, as scikit-learn's, once the largest
 change of a weight over the epoch is at most ``tol`` times the largest
-weight. That is a heuristic, not a bound on the distance to the minimiser:
-``tol`` must be small for the result to be close to it.
+weight (the intercepts are not counted). That is a heuristic, not a bound
+on the distance to the minimiser: ``tol`` must be small for the result to
+be close to it.
 
 References
 ----------
