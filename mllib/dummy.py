@@ -164,6 +164,11 @@ class DummyClassifier(ClassifierMixin, BaseEstimator):
     class_prior_ : ndarray of shape (n_classes,)
         Fraction of training samples in each class (of the total
         ``sample_weight``, when given).
+    n_classes_ : int
+    n_outputs_ : int
+        1 (scikit-learn's also takes several target columns).
+    sparse_output_ : bool
+        False: ``y`` is dense, and so are the predictions.
     n_features_in_ : int
     """
 
@@ -191,6 +196,9 @@ class DummyClassifier(ClassifierMixin, BaseEstimator):
             y_index, weights=sample_weight, minlength=len(self.classes_)
         )
         self.class_prior_ = weight / weight.sum()
+        self.n_classes_ = len(self.classes_)
+        self.n_outputs_ = 1
+        self.sparse_output_ = False
         return self
 
     def predict_proba(self, X):

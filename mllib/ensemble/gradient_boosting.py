@@ -296,6 +296,19 @@ class BaseGradientBoosting(BaseEstimator):
             )
             yield raw
 
+    def apply(self, X):
+        """The leaf each row of ``X`` reaches in each tree: the node index
+        (:meth:`~mllib.tree.DecisionTreeRegressor.apply`) of tree
+        ``estimators_[m, k]`` at ``[:, m, k]``, shape (n_samples,
+        n_estimators, n_trees_per_iteration_), as floats like
+        scikit-learn's."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        leaves = np.zeros((len(X),) + self.estimators_.shape)
+        for (m, k), tree in np.ndenumerate(self.estimators_):
+            leaves[:, m, k] = tree.apply(X)
+        return leaves
+
     @property
     def feature_importances_(self):
         """Impurity-based importances, shape (n_features,): the total
@@ -368,6 +381,8 @@ class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
 
     Attributes
     ----------
+    n_trees_per_iteration_ : int
+        1: one tree per stage.
     init_ : :class:`~mllib.dummy.DummyRegressor`
         The initial constant :math:`F_0`, as scikit-learn's:
         ``DummyRegressor(strategy="mean")`` for the squared error, else
@@ -437,6 +452,7 @@ class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         self._weighted = sample_weight is not None
         sample_weight = check_sample_weight(sample_weight, len(y))
+        self.n_trees_per_iteration_ = 1
         return self._boost(X, y[:, None], sample_weight)
 
     def _quantile_level(self):
@@ -517,6 +533,11 @@ class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
         (n_samples,)."""
         for raw in self._raw_predict_stages(X):
             yield raw[:, 0]
+
+    def apply(self, X):
+        """The leaf each row of ``X`` reaches in each tree, shape
+        (n_samples, n_estimators), as floats like scikit-learn's."""
+        return super().apply(X)[:, :, 0]
 
     def predict(self, X):
         """:math:`F_0 + \\nu\\sum_m h_m(x)`, shape (n_samples,)."""
