@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from sklearn import dummy as sk_dummy
 from sklearn import ensemble as sk_ensemble
+from sklearn import linear_model as sk_linear_model
 from sklearn import multiclass as sk_multiclass
 from sklearn import neighbors as sk_neighbors
 from sklearn.datasets import make_classification, make_regression
@@ -160,3 +161,9 @@ def test_weighted_accuracy_equals_scikit_learns():
         accuracy_score(y, p, sample_weight=weight), rel=1e-14
     )
     assert mllib_accuracy(y, p) == accuracy_score(y, p)
+
+
+def test_ridge_reports_no_iterations_like_scikit_learns_direct_solvers():
+    X, y = make_regression(30, 4, random_state=3)
+    assert Ridge().fit(X, y).n_iter_ is None
+    assert sk_linear_model.Ridge().fit(X, y).n_iter_ is None
