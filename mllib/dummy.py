@@ -9,32 +9,78 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .validation import check_sample_weight, encode_classes
+from .validation import check_sample_weight, check_scalar, encode_classes
 
 
-class DummyRegressor(RegressorMixin, BaseEstimator):
-    """Predict a constant: the training mean, the training median, or a given
-    value.
+def weighted_quantile(values, weights, q):
+    r"""The smallest of ``values`` whose cumulative weight reaches
+    :math:`q\sum_iw_i`: a minimiser of :math:`\sum_iw_i\rho_q(v_i - c)`
+    over :math:`c`, with the pinball loss :math:`\rho_q(d)=\max(qd,
+    (q-1)d)`; the weighted median for :math:`q=\tfrac12`.
 
-    The mean minimises the empirical squared loss over constants, the median
-    the absolute loss.
+    The objective is convex and piecewise linear in :math:`c`, with slope
+    :math:`(1-q)W_{<c} - qW_{>c}`, which changes sign where the weight below
+    :math:`c` reaches :math:`q` of the total.
+
+    scikit-learn's ``_weighted_percentile`` (numpy's ``inverted_cdf``),
+    including its arithmetic: the target is ``(100 q) / 100`` times the
+    total, so that a target that lands on a cumulative weight (``q n`` an
+    integer, unit weights) picks the same of the equally good values; for
+    :math:`q=0` the target is the smallest positive float, so values of
+    weight zero before the first weighted one are skipped (the minimum of
+    the weighted values).
 
     Parameters
     ----------
-    strategy : {"mean", "median", "constant"}
+    values, weights : ndarray of shape (n,), weights non-negative with a
+        positive sum
+    q : float in [0, 1]
+    """
+    order = np.argsort(values)
+    cumulative = np.cumsum(weights[order])
+    target = 100.0 * q / 100 * cumulative[-1]
+    if target == 0:
+        target = np.nextafter(0.0, 1.0)
+    index = min(np.searchsorted(cumulative, target), len(values) - 1)
+    return values[order[index]]
+
+
+class DummyRegressor(RegressorMixin, BaseEstimator):
+    r"""Predict a constant: the training mean, median or a quantile, or a
+    given value.
+
+    The (weighted) mean minimises the empirical squared loss over
+    constants, the median the absolute loss and the :math:`q`-quantile the
+    pinball loss :math:`\rho_q` (:func:`weighted_quantile`). As in
+    scikit-learn, without ``sample_weight`` the median and quantile are
+    numpy's (linearly interpolated) ``np.percentile``; with it, the
+    weighted inverted-CDF quantile, the smallest value whose cumulative
+    weight reaches :math:`q\sum_iw_i`. ``quantile=0.5`` is ``"median"``.
+    Only one target column (scikit-learn also takes several).
+
+    Parameters
+    ----------
+    strategy : {"mean", "median", "quantile", "constant"}, default="mean"
     constant : float, optional
         The prediction when ``strategy="constant"``.
+    quantile : float in [0, 1], optional
+        The quantile predicted when ``strategy="quantile"``: 0 the minimum,
+        0.5 the median, 1 the maximum.
 
     Attributes
     ----------
-    constant_ : float
-        The value predicted for every sample.
+    constant_ : ndarray of shape (1, 1)
+        The value predicted for every sample (scikit-learn's shape, (1,
+        n_outputs)).
+    n_outputs_ : int
+        1.
     n_features_in_ : int
     """
 
-    def __init__(self, strategy="mean", constant=None):
+    def __init__(self, *, strategy="mean", constant=None, quantile=None):
         self.strategy = strategy
         self.constant = constant
+        self.quantile = quantile
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -47,39 +93,58 @@ class DummyRegressor(RegressorMixin, BaseEstimator):
         ``X`` of shape (n_samples, n_features) is validated and its width
         (and column names) recorded, but its values are ignored. With
         ``sample_weight`` the mean is the weighted mean
-        :math:`\sum_iw_iy_i/\sum_iw_i`.
+        :math:`\sum_iw_iy_i/\sum_iw_i`, the median and quantile the
+        weighted quantile above.
         """
+        if self.strategy not in ("mean", "median", "quantile", "constant"):
+            raise ValueError(
+                'strategy must be "mean", "median", "quantile" or '
+                f'"constant"; got {self.strategy!r}.'
+            )
+        if self.strategy == "quantile":
+            if self.quantile is None:
+                raise ValueError(
+                    'strategy="quantile" needs the quantile: pass '
+                    "quantile=<float in [0, 1]>."
+                )
+            check_scalar(self.quantile, "quantile", low=0.0, high=1.0)
+        if self.strategy == "constant" and self.constant is None:
+            raise TypeError(
+                'strategy="constant" needs a value: pass constant=<float>.'
+            )
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         weighted = sample_weight is not None
         sample_weight = check_sample_weight(sample_weight, len(y))
         if self.strategy == "mean":
-            self.constant_ = float(np.average(y, weights=sample_weight))
-        elif self.strategy == "median":
-            if weighted:
-                raise ValueError(
-                    'strategy="median" does not take sample_weight in '
-                    "mllib; sklearn.dummy.DummyRegressor computes a "
-                    "weighted median."
-                )
-            self.constant_ = float(np.median(y))
+            constant = np.average(y, weights=sample_weight)
         elif self.strategy == "constant":
-            if self.constant is None:
-                raise ValueError(
-                    'strategy="constant" needs a value: pass constant=<float>.'
-                )
-            self.constant_ = float(self.constant)
+            constant = float(self.constant)
         else:
-            raise ValueError(
-                'strategy must be "mean", "median" or "constant"; got '
-                f"{self.strategy!r}."
+            q = 0.5 if self.strategy == "median" else self.quantile
+            constant = (
+                weighted_quantile(y, sample_weight, q)
+                if weighted
+                else np.percentile(y, 100.0 * q)
             )
+        self.n_outputs_ = 1
+        self.constant_ = np.full((1, 1), float(constant))
         return self
 
-    def predict(self, X):
-        """Return ``constant_`` for every row of ``X``, shape (n_samples,)."""
+    def predict(self, X, return_std=False):
+        """Return ``constant_`` for every row of ``X``, shape (n_samples,),
+        and with ``return_std`` also the predictive standard deviations,
+        all zero (a constant has no spread), as scikit-learn."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
-        return np.full(len(X), self.constant_)
+        y = np.full(len(X), self.constant_[0, 0])
+        return (y, np.zeros(len(X))) if return_std else y
+
+    def score(self, X, y, sample_weight=None):
+        """:math:`R^2` of the predictions on ``y``; ``X`` may be None, since
+        the predictions do not depend on it (as in scikit-learn)."""
+        if X is None:
+            X = np.zeros((len(y), self.n_features_in_))
+        return super().score(X, y, sample_weight)
 
 
 class DummyClassifier(ClassifierMixin, BaseEstimator):
@@ -99,6 +164,11 @@ class DummyClassifier(ClassifierMixin, BaseEstimator):
     class_prior_ : ndarray of shape (n_classes,)
         Fraction of training samples in each class (of the total
         ``sample_weight``, when given).
+    n_classes_ : int
+    n_outputs_ : int
+        1 (scikit-learn's also takes several target columns).
+    sparse_output_ : bool
+        False: ``y`` is dense, and so are the predictions.
     n_features_in_ : int
     """
 
@@ -126,6 +196,9 @@ class DummyClassifier(ClassifierMixin, BaseEstimator):
             y_index, weights=sample_weight, minlength=len(self.classes_)
         )
         self.class_prior_ = weight / weight.sum()
+        self.n_classes_ = len(self.classes_)
+        self.n_outputs_ = 1
+        self.sparse_output_ = False
         return self
 
     def predict_proba(self, X):

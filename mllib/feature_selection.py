@@ -13,6 +13,7 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils import check_array
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .model_selection import cross_val_score
@@ -158,3 +159,18 @@ class SequentialFeatureSelector(TransformerMixin, BaseEstimator):
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return X[:, self.support_]
+
+    def inverse_transform(self, X):
+        """``X`` of shape (n_samples, n_features_to_select_) back in the
+        original columns, shape (n_samples, n_features_in_), with zeros in
+        the columns :meth:`transform` drops, as scikit-learn's."""
+        support = self.get_support()
+        X = check_array(X, dtype=None)
+        if X.shape[1] != support.sum():
+            raise ValueError(
+                f"X has {X.shape[1]} columns; {support.sum()} features were "
+                "selected."
+            )
+        restored = np.zeros((len(X), support.size), dtype=X.dtype)
+        restored[:, support] = X
+        return restored

@@ -29,7 +29,7 @@ from sklearn.utils import check_X_y, get_tags
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .metrics import accuracy_score, mean_squared_error, r2_score
-from .validation import check_random_state, encode_classes
+from .validation import available_if, check_random_state, encode_classes
 
 
 def _check_n_splits(n_splits, n_samples):
@@ -365,6 +365,39 @@ def _parameter_grid(param_grid):
             yield dict(zip(names, combination))
 
 
+def _searched_has(method):
+    """The check of a method a search passes on: available when the
+    fitted ``best_estimator_`` (before fit, ``estimator``) has it, as in
+    scikit-learn."""
+
+    def check(search):
+        inner = getattr(search, "best_estimator_", search.estimator)
+        if not hasattr(inner, method):
+            raise AttributeError(
+                f"This {type(search).__name__} has no {method}: "
+                f"{type(inner).__name__} has none."
+            )
+        return True
+
+    return check
+
+
+def _passed_on(method, what):
+    """The search's ``method``: ``best_estimator_``'s on the validated
+    ``X``, available when :func:`_searched_has` says so."""
+
+    def pass_on(self, X):
+        check_is_fitted(self)
+        X = validate_data(
+            self, X, accept_sparse="csr", dtype=np.float64, reset=False
+        )
+        return getattr(self.best_estimator_, method)(X)
+
+    pass_on.__name__ = pass_on.__qualname__ = method
+    pass_on.__doc__ = f"{what} of ``best_estimator_``."
+    return available_if(_searched_has(method))(pass_on)
+
+
 class GridSearchCV(MetaEstimatorMixin, BaseEstimator):
     """Choose hyperparameters by cross-validation over a grid, then refit on
     all the data.
@@ -467,13 +500,13 @@ class GridSearchCV(MetaEstimatorMixin, BaseEstimator):
         )
         return self
 
-    def predict(self, X):
-        """Predictions of ``best_estimator_``."""
-        check_is_fitted(self)
-        X = validate_data(
-            self, X, accept_sparse="csr", dtype=np.float64, reset=False
-        )
-        return self.best_estimator_.predict(X)
+    predict = _passed_on("predict", "Predictions")
+    predict_proba = _passed_on("predict_proba", "Class probabilities")
+    predict_log_proba = _passed_on(
+        "predict_log_proba", "Log class probabilities"
+    )
+    decision_function = _passed_on("decision_function", "Scores")
+    transform = _passed_on("transform", "``X`` transformed")
 
     def score(self, X, y):
         """The chosen ``scoring`` of ``best_estimator_`` on ``X, y``."""

@@ -107,6 +107,12 @@ class _Reduction(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         tags.input_tags = get_tags(self.estimator).input_tags
         return tags
 
+    @property
+    def n_classes_(self):
+        """The number of classes, ``len(classes_)`` (of labels, when
+        multilabel), as scikit-learn's."""
+        return len(self.classes_)
+
 
 class OneVsRestClassifier(_Reduction):
     r"""One binary classifier per class, class :math:`c` against all

@@ -164,6 +164,9 @@ class _KNeighborsBase(BaseEstimator):
         leaf_size = check_int(self.leaf_size, "leaf_size", low=1)
         self._fit_X, self._y = X.copy(), y
         self.n_samples_fit_ = len(X)
+        # scikit-learn's names for its default metric, minkowski with p=2
+        self.effective_metric_ = "euclidean"
+        self.effective_metric_params_ = {}
         self._fit_method = choose_search(self.algorithm, *X.shape, n_neighbors)
         if self._fit_method == "kd_tree":
             self._tree = cKDTree(self._fit_X, leafsize=leaf_size)
@@ -237,6 +240,12 @@ class KNeighborsClassifier(ClassifierMixin, _KNeighborsBase):
     ----------
     classes_ : ndarray of shape (n_classes,)
     n_samples_fit_, n_features_in_ : int
+    effective_metric_ : str
+        ``"euclidean"``, the only distance here.
+    effective_metric_params_ : dict
+        Empty.
+    outputs_2d_ : bool
+        False: one target column (scikit-learn's also takes several).
 
     Equivalent to ``sklearn.neighbors.KNeighborsClassifier`` with its
     default Euclidean metric.
@@ -250,6 +259,7 @@ class KNeighborsClassifier(ClassifierMixin, _KNeighborsBase):
         self.classes_, y_index = encode_classes(
             y, allow_one_class=True, estimator=self
         )
+        self.outputs_2d_ = False
         return self._store(X, y_index)
 
     def predict_proba(self, X):
@@ -274,8 +284,9 @@ class KNeighborsRegressor(RegressorMixin, _KNeighborsBase):
     training points.
 
     Parameters and attributes as :class:`KNeighborsClassifier` (without
-    ``classes_``). Equivalent to ``sklearn.neighbors.KNeighborsRegressor``
-    with its default Euclidean metric.
+    ``classes_`` and ``outputs_2d_``). Equivalent to
+    ``sklearn.neighbors.KNeighborsRegressor`` with its default Euclidean
+    metric.
     """
 
     def fit(self, X, y):

@@ -89,6 +89,7 @@ ESTIMATORS = [
     DecisionTreeRegressor(max_leaf_nodes=8),
     DummyClassifier(),
     DummyRegressor(),
+    DummyRegressor(strategy="quantile", quantile=0.3),
     ElasticNet(),
     GaussianMixture(n_init=2, max_iter=5),
     GaussianNB(),

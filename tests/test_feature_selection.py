@@ -41,6 +41,10 @@ def test_selection_matches_sklearn(direction, params):
     np.testing.assert_array_equal(
         ours.transform(X_DIABETES), ref.transform(X_DIABETES)
     )
+    kept = ours.transform(X_DIABETES)
+    np.testing.assert_array_equal(
+        ours.inverse_transform(kept), ref.inverse_transform(kept)
+    )
 
 
 def test_scoring_option_matches_sklearn():
@@ -120,3 +124,5 @@ def test_bad_input():
     ).fit(X_DIABETES, Y_DIABETES)
     with pytest.raises(ValueError, match="X has 3 features"):
         fitted.transform(np.ones((2, 3)))
+    with pytest.raises(ValueError, match="2 features were selected"):
+        fitted.inverse_transform(np.ones((2, 3)))

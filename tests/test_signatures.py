@@ -157,10 +157,6 @@ DIFFERENCES = {
         "only for the random strategies 'stratified' and 'uniform', which "
         "mllib rejects with a ValueError",
     ),
-    ("DummyRegressor", "quantile"): absent(
-        "only for strategy='quantile', which mllib rejects with a "
-        "ValueError (it offers 'mean', 'median' and 'constant')",
-    ),
     # ensembles
     ("BaggingClassifier", "n_jobs"): absent(RUNTIME),
     ("BaggingClassifier", "verbose"): absent(RUNTIME),
@@ -202,7 +198,8 @@ DIFFERENCES = {
             ),
             "init": (
                 "the default None starts from the loss's best constant "
-                "(the mean, or the log-odds of the class priors), as mllib "
+                "(scikit-learn's DummyRegressor or DummyClassifier: the "
+                "mean, the loss's quantile, the class priors), as mllib "
                 "always does"
             ),
             "n_iter_no_change": NO_EARLY_STOPPING,

@@ -64,6 +64,7 @@ from scipy.special import softmax
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ..metrics import accuracy_score
 from ..tree import DecisionTreeClassifier
 from ..validation import (
     check_int,
@@ -92,6 +93,9 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
     Attributes
     ----------
     classes_, n_classes_
+    estimator_ : classifier
+        The weak learner the rounds clone: ``estimator``, or the default
+        stump (unfitted).
     estimators_ : list of fitted weak learners
         Fewer than ``n_estimators`` after an early stop.
     estimator_weights_ : ndarray of shape (n_estimators,)
@@ -158,6 +162,7 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         """The rounds of SAMME on ``X`` and class indices ``y``, from
         :math:`D_1` proportional to ``sample_weight``."""
         weak_learner, learning_rate, rng = self._check_params()
+        self.estimator_ = weak_learner
         K = self.n_classes_
         self.estimators_ = []
         self.estimator_weights_ = np.zeros(self.n_estimators)  # beta_t
@@ -277,6 +282,12 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         (n_samples,)."""
         for decision in self.staged_decision_function(X):
             yield self._to_class(decision)
+
+    def staged_score(self, X, y, sample_weight=None):
+        """The (weighted) accuracy on ``(X, y)`` after each round: a
+        generator of floats, as scikit-learn's."""
+        for prediction in self.staged_predict(X):
+            yield accuracy_score(y, prediction, sample_weight=sample_weight)
 
     def predict(self, X):
         """The class with the largest total vote, shape (n_samples,)."""

@@ -123,7 +123,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .. import losses
-from ..dummy import DummyClassifier, DummyRegressor
+from ..dummy import DummyClassifier, DummyRegressor, weighted_quantile
 from ..tree import DecisionTreeRegressor
 from ..tree.classes import _resolve_max_features
 from ..validation import (
@@ -135,30 +135,6 @@ from ..validation import (
 )
 
 _OOB_ATTRIBUTES = ("oob_improvement_", "oob_scores_", "oob_score_")
-
-
-def weighted_quantile(values, weights, q):
-    r"""The smallest of ``values`` whose cumulative weight reaches
-    :math:`q\sum_iw_i`: a minimiser of :math:`\sum_iw_i\rho_q(v_i - c)`
-    over :math:`c` (module docstring), the weighted median for
-    :math:`q=\tfrac12`.
-
-    scikit-learn's ``_weighted_percentile`` (numpy's ``inverted_cdf``),
-    including its arithmetic: the target is ``(100 q) / 100`` times the
-    total, so that a target that lands on a cumulative weight (``q n`` an
-    integer, unit weights) picks the same of the equally good values.
-
-    Parameters
-    ----------
-    values, weights : ndarray of shape (n,), weights non-negative with a
-        positive sum
-    q : float in (0, 1)
-    """
-    order = np.argsort(values)
-    cumulative = np.cumsum(weights[order])
-    target = 100.0 * q / 100 * cumulative[-1]
-    index = min(np.searchsorted(cumulative, target), len(values) - 1)
-    return values[order[index]]
 
 
 def _pinball(d, alpha):
@@ -320,6 +296,19 @@ class BaseGradientBoosting(BaseEstimator):
             )
             yield raw
 
+    def apply(self, X):
+        """The leaf each row of ``X`` reaches in each tree: the node index
+        (:meth:`~mllib.tree.DecisionTreeRegressor.apply`) of tree
+        ``estimators_[m, k]`` at ``[:, m, k]``, shape (n_samples,
+        n_estimators, n_trees_per_iteration_), as floats like
+        scikit-learn's."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        leaves = np.zeros((len(X),) + self.estimators_.shape)
+        for (m, k), tree in np.ndenumerate(self.estimators_):
+            leaves[:, m, k] = tree.apply(X)
+        return leaves
+
     @property
     def feature_importances_(self):
         """Impurity-based importances, shape (n_features,): the total
@@ -392,9 +381,13 @@ class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
 
     Attributes
     ----------
+    n_trees_per_iteration_ : int
+        1: one tree per stage.
     init_ : :class:`~mllib.dummy.DummyRegressor`
-        The initial constant :math:`F_0`: the (weighted) mean of ``y``, its
-        median (absolute and Huber losses) or its ``alpha``-quantile.
+        The initial constant :math:`F_0`, as scikit-learn's:
+        ``DummyRegressor(strategy="mean")`` for the squared error, else
+        ``strategy="quantile"`` with ``quantile`` 0.5 (absolute and Huber
+        losses) or ``alpha`` (quantile loss), fitted to ``y``.
     estimators_ : ndarray of DecisionTreeRegressor, shape (n_estimators, 1)
     train_score_ : ndarray of shape (n_estimators,)
         (Weighted) mean loss on the (drawn) training points after each
@@ -459,6 +452,7 @@ class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         self._weighted = sample_weight is not None
         sample_weight = check_sample_weight(sample_weight, len(y))
+        self.n_trees_per_iteration_ = 1
         return self._boost(X, y[:, None], sample_weight)
 
     def _quantile_level(self):
@@ -467,24 +461,20 @@ class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
         return self.alpha if self.loss == "quantile" else 0.5
 
     def _initial_raw_prediction(self, X, Y, sample_weight):
-        y = Y[:, 0]
+        # scikit-learn's init_: the mean, or the quantile of the loss,
+        # which DummyRegressor takes as numpy's interpolated percentile
+        # without weights and the weighted quantile with them
         if self.loss == "squared_error":
-            self.init_ = DummyRegressor().fit(X, y, sample_weight)
+            self.init_ = DummyRegressor(strategy="mean")
         else:
-            q = self._quantile_level()
-            # scikit-learn: numpy's interpolated percentile without weights
-            constant = (
-                weighted_quantile(y, sample_weight, q)
-                if self._weighted
-                else np.percentile(y, 100 * q)
-            )
             self.init_ = DummyRegressor(
-                strategy="constant", constant=constant
-            ).fit(X, y)
+                strategy="quantile", quantile=self._quantile_level()
+            )
+        self.init_.fit(X, Y[:, 0], sample_weight if self._weighted else None)
         return self._initial_raw_prediction_value()
 
     def _initial_raw_prediction_value(self):
-        return np.array([self.init_.constant_])
+        return self.init_.constant_[0]
 
     def _start_stage(self, Y, raw, sample_weight):
         if self.loss == "huber":
@@ -543,6 +533,11 @@ class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
         (n_samples,)."""
         for raw in self._raw_predict_stages(X):
             yield raw[:, 0]
+
+    def apply(self, X):
+        """The leaf each row of ``X`` reaches in each tree, shape
+        (n_samples, n_estimators), as floats like scikit-learn's."""
+        return super().apply(X)[:, :, 0]
 
     def predict(self, X):
         """:math:`F_0 + \\nu\\sum_m h_m(x)`, shape (n_samples,)."""

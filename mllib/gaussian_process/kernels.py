@@ -52,16 +52,54 @@ class Hyperparameter(
             cls, name, value_type, bounds, n_elements, fixed
         )
 
+    def __eq__(self, other):
+        # field by field: the tuple's own == would compare the bounds
+        # arrays elementwise and fail on their truth value
+        return (
+            self.name == other.name
+            and self.value_type == other.value_type
+            and np.all(self.bounds == other.bounds)
+            and self.n_elements == other.n_elements
+            and self.fixed == other.fixed
+        )
+
+    def __ne__(self, other):
+        # scikit-learn's inherits the tuple's, which raises on the arrays
+        return not self == other
+
+    __hash__ = None  # equal bounds arrays need not hash alike
+
 
 class Kernel(BaseEstimator):
     """Base class: log-space hyperparameters, bounds, ``+`` and ``*``.
 
     Subclasses list their positive hyperparameters in ``_hyperparameters``; the
     bounds of hyperparameter ``name`` live in the constructor argument ``name +
-    "_bounds"``.
+    "_bounds"``, and its description is the property
+    ``hyperparameter_<name>``, as in scikit-learn. Two kernels are equal
+    (``==``) when they are of the same class with equal parameters; like
+    scikit-learn's, kernels are therefore not hashable.
     """
 
     _hyperparameters = ()
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for name in cls.__dict__.get("_hyperparameters", ()):
+            setattr(
+                cls,
+                f"hyperparameter_{name}",
+                property(
+                    lambda self, name=name: self._describe(name),
+                    doc=f"The :class:`Hyperparameter` ``{name}``.",
+                ),
+            )
+
+    def _describe(self, name):
+        bounds = getattr(self, f"{name}_bounds")
+        if not _is_fixed(bounds):
+            bounds = np.array([_check_bounds(bounds, name)])
+        return Hyperparameter(name, "numeric", bounds)
 
     def _free(self):
         return [
@@ -91,12 +129,16 @@ class Kernel(BaseEstimator):
 
     @property
     def bounds(self):
-        """Log of the bounds of the free hyperparameters, shape (n_dims, 2)."""
+        """Log of the bounds of the free hyperparameters, shape (n_dims, 2);
+        shape (0,), scikit-learn's ``np.array([])``, when every
+        hyperparameter is fixed."""
         pairs = [
             _check_bounds(getattr(self, f"{name}_bounds"), name)
             for name in self._free()
         ]
-        return np.log(np.array(pairs, dtype=float).reshape(-1, 2))
+        if not pairs:
+            return np.array([])
+        return np.log(np.array(pairs, dtype=float))
 
     @property
     def n_dims(self):
@@ -105,13 +147,29 @@ class Kernel(BaseEstimator):
     @property
     def hyperparameters(self):
         """Every hyperparameter, fixed or free, in ``theta``'s order."""
-        described = []
-        for name in self._hyperparameters:
-            bounds = getattr(self, f"{name}_bounds")
-            if not _is_fixed(bounds):
-                bounds = np.array([_check_bounds(bounds, name)])
-            described.append(Hyperparameter(name, "numeric", bounds))
-        return described
+        return [self._describe(name) for name in self._hyperparameters]
+
+    def is_stationary(self):
+        """Whether :math:`k(x, x')` depends on :math:`x - x'` only: true of
+        every kernel here but :class:`DotProduct` (and the combinations
+        that contain it)."""
+        return True
+
+    @property
+    def requires_vector_input(self):
+        """Whether the kernel needs its inputs as rows of numbers: all but
+        :class:`ConstantKernel` and :class:`WhiteKernel`, which only count
+        them (as in scikit-learn, they take any sequence)."""
+        return True
+
+    def __eq__(self, other):
+        if type(self) is not type(other):
+            return False
+        mine, theirs = self.get_params(), other.get_params()
+        return not any(
+            np.any(mine.get(key) != theirs.get(key))
+            for key in mine.keys() | theirs.keys()
+        )
 
     def _gradient(self, *dKs):
         """Stack the ``dKs`` = ∂K/∂log θ_j, given in ``_hyperparameters``'
@@ -191,6 +249,12 @@ class RBF(_UnitDiagonal, Kernel):
             return K
         return K, self._gradient(K * scaled)  # ∂K/∂log ℓ = K ⊙ D/ℓ²
 
+    @property
+    def anisotropic(self):
+        """Whether ``length_scale`` has one entry per feature
+        (scikit-learn's test; such a kernel fails when called here)."""
+        return _anisotropic(self.length_scale)
+
     def __repr__(self):
         return f"RBF(length_scale={_short(self.length_scale)})"
 
@@ -200,7 +264,8 @@ class ConstantKernel(Kernel):
     sets the signal variance.
 
     :math:`\partial K/\partial\log c = K`. Printed as ``s**2`` with
-    :math:`s=\sqrt c`, as in scikit-learn.
+    :math:`s=\sqrt c`, as in scikit-learn. It only counts its inputs, so
+    they may be any sequence (``requires_vector_input`` is False).
     """
 
     _hyperparameters = ("constant_value",)
@@ -211,10 +276,10 @@ class ConstantKernel(Kernel):
 
     def __call__(self, X, Y=None, eval_gradient=False):
         _check_gradient_request(Y, eval_gradient)
-        X = _floats(X)
-        m = len(X) if Y is None else len(_floats(Y, "Y"))
+        n = _n_samples(X)
+        m = n if Y is None else _n_samples(Y)
         K = np.full(
-            (len(X), m),
+            (n, m),
             _positive(self.constant_value, "constant_value"),
             dtype=float,
         )
@@ -223,7 +288,11 @@ class ConstantKernel(Kernel):
         return K, self._gradient(K.copy())
 
     def diag(self, X):
-        return np.full(len(_floats(X)), float(self.constant_value))
+        return np.full(_n_samples(X), float(self.constant_value))
+
+    @property
+    def requires_vector_input(self):
+        return False
 
     def __repr__(self):
         try:
@@ -239,7 +308,9 @@ class WhiteKernel(Kernel):
     Inside ``kernel(X)`` it adds :math:`sI`, so it models observation noise
     whose level is learnt with the other hyperparameters; ``kernel(X, Y)`` gets
     nothing from it, so it never enters the cross-covariances used for the
-    predictive mean. :math:`\partial K/\partial\log s = sI`.
+    predictive mean. :math:`\partial K/\partial\log s = sI`. It only
+    counts its inputs, so they may be any sequence
+    (``requires_vector_input`` is False).
     """
 
     _hyperparameters = ("noise_level",)
@@ -250,17 +321,20 @@ class WhiteKernel(Kernel):
 
     def __call__(self, X, Y=None, eval_gradient=False):
         _check_gradient_request(Y, eval_gradient)
-        X = _floats(X)
         noise = _positive(self.noise_level, "noise_level")
         if Y is not None:
-            return np.zeros((len(X), len(_floats(Y, "Y"))))
-        K = noise * np.eye(len(X))
+            return np.zeros((_n_samples(X), _n_samples(Y)))
+        K = noise * np.eye(_n_samples(X))
         if not eval_gradient:
             return K
         return K, self._gradient(K.copy())
 
     def diag(self, X):
-        return np.full(len(_floats(X)), float(self.noise_level))
+        return np.full(_n_samples(X), float(self.noise_level))
+
+    @property
+    def requires_vector_input(self):
+        return False
 
     def __repr__(self):
         return f"WhiteKernel(noise_level={_short(self.noise_level)})"
@@ -299,6 +373,9 @@ class DotProduct(Kernel):
     def diag(self, X):
         X = _floats(X)
         return np.einsum("ij,ij->i", X, X) + self.sigma_0**2
+
+    def is_stationary(self):
+        return False
 
     def __repr__(self):
         return f"DotProduct(sigma_0={_short(self.sigma_0)})"
@@ -489,6 +566,12 @@ class Matern(_UnitDiagonal, Kernel):
             return K
         return K, self._gradient(dK)
 
+    @property
+    def anisotropic(self):
+        """Whether ``length_scale`` has one entry per feature
+        (scikit-learn's test; such a kernel fails when called here)."""
+        return _anisotropic(self.length_scale)
+
     def __repr__(self):
         return (
             f"Matern(length_scale={_short(self.length_scale)}, "
@@ -523,6 +606,12 @@ class _Combination(Kernel):
 
     @property
     def bounds(self):
+        """``k1``'s log bounds stacked on ``k2``'s, shape (n_dims, 2), or
+        (0,) when every hyperparameter is fixed (scikit-learn's)."""
+        if self.k1.bounds.size == 0:
+            return self.k2.bounds
+        if self.k2.bounds.size == 0:
+            return self.k1.bounds
         return np.vstack([self.k1.bounds, self.k2.bounds])
 
     @property
@@ -536,6 +625,21 @@ class _Combination(Kernel):
             for prefix, part in (("k1", self.k1), ("k2", self.k2))
             for h in part.hyperparameters
         ]
+
+    def __eq__(self, other):
+        # k1 + k2 == k2 + k1 (and likewise for products), as scikit-learn
+        if type(self) is not type(other):
+            return False
+        return (self.k1 == other.k1 and self.k2 == other.k2) or (
+            self.k1 == other.k2 and self.k2 == other.k1
+        )
+
+    def is_stationary(self):
+        return self.k1.is_stationary() and self.k2.is_stationary()
+
+    @property
+    def requires_vector_input(self):
+        return self.k1.requires_vector_input or self.k2.requires_vector_input
 
     def _parts(self, X, Y, eval_gradient):
         _check_gradient_request(Y, eval_gradient)
@@ -630,6 +734,18 @@ class Exponentiation(Kernel):
     def diag(self, X):
         return self.kernel.diag(X) ** _real(self.exponent, "exponent")
 
+    def __eq__(self, other):
+        if type(self) is not type(other):
+            return False
+        return self.kernel == other.kernel and self.exponent == other.exponent
+
+    def is_stationary(self):
+        return self.kernel.is_stationary()
+
+    @property
+    def requires_vector_input(self):
+        return self.kernel.requires_vector_input
+
     def __repr__(self):
         return f"{self.kernel!r} ** {self.exponent}"
 
@@ -716,6 +832,24 @@ def _check_gradient_request(Y, eval_gradient):
             "eval_gradient=True is only defined for kernel(X), not "
             "kernel(X, Y)."
         )
+
+
+def _anisotropic(length_scale):
+    return bool(np.iterable(length_scale) and len(length_scale) > 1)
+
+
+def _n_samples(X):
+    """How many inputs ``X`` holds: the rows of an array, the items of any
+    other sequence (for the kernels that only count their inputs)."""
+    shape = getattr(X, "shape", None)
+    if shape is not None and len(shape) > 0:
+        return shape[0]
+    try:
+        return len(X)
+    except TypeError:
+        raise TypeError(
+            f"X must be a sequence or an array; got {type(X).__name__}."
+        ) from None
 
 
 def _floats(X, name="X"):

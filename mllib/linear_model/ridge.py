@@ -66,6 +66,9 @@ class Ridge(LinearModel):
         without weights).
     solver_ : str
         ``"primal"`` or ``"dual"``, the form actually solved.
+    n_iter_ : None
+        Both solves are direct (Cholesky), with no iterations: None, as
+        scikit-learn's for its direct solvers.
     n_features_in_ : int
 
     Notes
@@ -118,6 +121,7 @@ class Ridge(LinearModel):
         self.dual_coef_ = (
             dual if sample_weight is None else np.sqrt(sample_weight) * dual
         )
+        self.n_iter_ = None
         self._set_intercept(X_offset, y_offset)
         return self
 

@@ -4,20 +4,26 @@ import warnings
 
 import numpy as np
 
+from ..validation import check_sample_weight
 from ._checks import check_consistent_targets
 
 
-def accuracy_score(y_true, y_pred):
+def accuracy_score(y_true, y_pred, *, sample_weight=None):
     r"""Fraction of correct predictions, :math:`\frac1n\sum_i \mathbb 1[\hat
-    y_i = y_i]`.
+    y_i = y_i]`, or with weights :math:`\sum_iw_i\mathbb 1[\hat y_i =
+    y_i]/\sum_iw_i`.
 
     Parameters
     ----------
     y_true, y_pred : array-like of shape (n_samples,)
         Class labels of any type that compares with ``==``.
+    sample_weight : array-like of shape (n_samples,), optional
     """
     y_true, y_pred = check_consistent_targets(y_true, y_pred, numeric=False)
-    return float(np.mean(y_true == y_pred))
+    if sample_weight is None:
+        return float(np.mean(y_true == y_pred))
+    sample_weight = check_sample_weight(sample_weight, len(y_true))
+    return float(np.average(y_true == y_pred, weights=sample_weight))
 
 
 def confusion_matrix(y_true, y_pred, *, labels=None):
