@@ -27,6 +27,7 @@ from sklearn.base import (
     clone,
 )
 from sklearn.utils import get_tags
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -112,6 +113,18 @@ class _Reduction(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         """The number of classes, ``len(classes_)`` (of labels, when
         multilabel), as scikit-learn's."""
         return len(self.classes_)
+
+
+def _base_has(method):
+    """For ``available_if``: whether the fitted binary classifiers (or,
+    before ``fit``, the base estimator) have ``method``, as scikit-learn's
+    wrappers decide which methods they offer."""
+
+    def check(self):
+        fitted = getattr(self, "estimators_", None)
+        return hasattr(fitted[0] if fitted else self.estimator, method)
+
+    return check
 
 
 class OneVsRestClassifier(_Reduction):
@@ -227,15 +240,15 @@ class OneVsRestClassifier(_Reduction):
             self.estimators_.append(fitted)
         return self
 
+    @available_if(_base_has("decision_function"))
     def decision_function(self, X):
         """Scores :math:`f_c(x)`, shape (n_samples, K); shape (n_samples,)
-        if K = 2 (not multilabel). Over a base without
-        ``decision_function`` these are its positive-class probabilities
-        (scikit-learn's ``OneVsRestClassifier`` has no
-        ``decision_function`` then)."""
+        if K = 2 (not multilabel). Only over a base with
+        ``decision_function``, as in scikit-learn."""
         scores = self._scores(X)
         return scores.ravel() if len(self.estimators_) == 1 else scores
 
+    @available_if(_base_has("predict_proba"))
     def predict_proba(self, X):
         r"""Each classifier's :math:`P(\text{class } c \mid x)`; rescaled to
         sum to one over classes unless multilabel.

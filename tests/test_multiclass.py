@@ -10,7 +10,7 @@ from sklearn.datasets import load_iris, load_wine, make_blobs
 from sklearn.preprocessing import StandardScaler
 
 from mllib.exceptions import NotFittedError
-from mllib.linear_model import LogisticRegression
+from mllib.linear_model import LogisticRegression, Perceptron
 from mllib.multiclass import OneVsOneClassifier, OneVsRestClassifier
 from mllib.naive_bayes import GaussianNB
 from mllib.svm import SVC
@@ -305,3 +305,30 @@ def test_multilabel_bad_targets_and_column_vectors():
     sparse = OneVsRestClassifier(LogisticRegression()).fit(X, csr_matrix(Y))
     dense = OneVsRestClassifier(LogisticRegression()).fit(X, Y)
     np.testing.assert_array_equal(sparse.predict(X), dense.predict(X))
+
+
+@pytest.mark.parametrize(
+    "base, has_decision, has_proba",
+    [
+        (LogisticRegression(), True, True),
+        (GaussianNB(), False, True),
+        (Perceptron(), True, False),
+    ],
+)
+def test_one_vs_rest_offers_the_methods_its_base_has(
+    base, has_decision, has_proba
+):
+    """As scikit-learn's wrapper: no decision_function over a base without
+    one (mllib used to return probabilities), no predict_proba over a base
+    without it, before and after fit."""
+    X, y = DATA["wine"]
+    model = OneVsRestClassifier(base)
+    theirs = sk_multiclass.OneVsRestClassifier(base)
+    for fitted in (False, True):
+        if fitted:
+            model.fit(X, y)
+            theirs.fit(X, y)
+        assert hasattr(model, "decision_function") == has_decision
+        assert hasattr(theirs, "decision_function") == has_decision
+        assert hasattr(model, "predict_proba") == has_proba
+        assert hasattr(theirs, "predict_proba") == has_proba
