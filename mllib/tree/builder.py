@@ -411,10 +411,12 @@ def _partition(features, order, is_split, feature, threshold, node_of):
     """The next depth's order and node boundaries: the samples of the left
     children, then those of the right children; leaves' samples leave.
 
-    A sample goes to the same side in every row, so each row is sorted by
-    the side of its samples (0: left, 1: right, 2: leaf), and a stable sort
-    (a radix sort of these one-byte keys) keeps every child's samples in
-    their sorted order: a stable partition.
+    A sample goes to the same side in every row (0: left, 1: right, 2: a
+    leaf's), so every row holds as many samples of each side. Selecting by a
+    mask keeps the selected samples in their order, row after row: the
+    samples going left, then those going right, keep every child's samples
+    in their sorted order, a stable partition (faster than a stable sort of
+    the rows by side, which this is, and than a gather by its result).
     """
     samples = order[0]
     node = node_of[samples]
@@ -425,9 +427,16 @@ def _partition(features, order, is_split, feature, threshold, node_of):
     side[samples] = np.where(left, 0, 1)
     n_left = np.bincount(node[left], minlength=len(is_split))[is_split]
     n_right = np.bincount(node[~left], minlength=len(is_split))[is_split]
-    by_side = np.argsort(side[order], axis=1, kind="stable")
-    rows = np.arange(len(order))[:, None]
-    order = _take_2d(order, rows, by_side[:, : len(samples)])
+    # row after row in the flattened arrays; np.compress beats a boolean
+    # index of the 2-D array
+    flat, flat_side = order.ravel(), side[order].ravel()
+    order = np.concatenate(
+        [
+            np.compress(flat_side == s, flat).reshape(len(order), -1)
+            for s in (0, 1)
+        ],
+        axis=1,
+    )
     children = np.concatenate([n_left, n_right])  # their sizes
     return order, np.concatenate([[0], np.cumsum(children)])
 
