@@ -121,12 +121,9 @@ def grow_tree(
     while len(starts) > 1:
         size, n_open = starts[1:] - starts[:-1], len(starts) - 1
         samples = order[0]  # every row holds the same samples
-        node_of = np.empty(n, dtype=np.intp)
-        node_of[samples] = np.repeat(np.arange(n_open), size)
-        value, impurity, weight = targets.summaries(
-            samples, node_of[samples], n_open
-        )
-        targets.centre(samples, node_of[samples], value)
+        node = np.repeat(np.arange(n_open), size)  # that of samples[i]
+        value, impurity, weight = targets.summaries(samples, node, n_open)
+        targets.centre(samples, node, value)
         open_ = (depth < max_depth) & (size >= min_split) & (impurity > PURE)
         feature, threshold, _ = _find_splits(
             features, order, starts, open_, targets, **search
@@ -153,7 +150,7 @@ def grow_tree(
         if depth + 1 >= max_depth:  # no child is split: one row is enough
             order = order[:1]
         order, starts = _partition(
-            features, order, is_split, feature, threshold, node_of
+            features, order, is_split, feature, threshold, node
         )
         depth += 1
     return Tree(
@@ -411,9 +408,10 @@ def _visit_order(spread, max_features, rng):
     return visit[:, : n_searched.max()], n_searched
 
 
-def _partition(features, order, is_split, feature, threshold, node_of):
+def _partition(features, order, is_split, feature, threshold, node):
     """The next depth's order and node boundaries: the samples of the left
     children, then those of the right children; leaves' samples leave.
+    ``node[i]`` is the node of sample ``order[0, i]``.
 
     A sample goes to the same side in every row (0: left, 1: right, 2: a
     leaf's), so every row holds as many samples of each side. Selecting by a
@@ -422,12 +420,10 @@ def _partition(features, order, is_split, feature, threshold, node_of):
     in their sorted order, a stable partition (faster than a stable sort of
     the rows by side, which this is, and than a gather by its result).
     """
-    samples = order[0]
-    node = node_of[samples]
     splits = is_split[node]
-    samples, node = samples[splits], node[splits]
+    samples, node = order[0][splits], node[splits]
     left = _take_2d(features, feature[node], samples) <= threshold[node]
-    side = np.full(len(node_of), 2, dtype=np.int8)
+    side = np.full(features.shape[1], 2, dtype=np.int8)
     side[samples] = np.where(left, 0, 1)
     n_left = np.bincount(node[left], minlength=len(is_split))[is_split]
     n_right = np.bincount(node[~left], minlength=len(is_split))[is_split]
