@@ -352,6 +352,34 @@ def test_bagging_without_resampling_is_the_base_model():
         )
 
 
+@pytest.mark.parametrize("criterion", ["gini", "entropy"])
+def test_a_forest_classifiers_trees_are_those_grown_alone_on_their_rows(
+    criterion,
+):
+    """A classification forest sorts X once for all its trees; with whole
+    number (bootstrap) weights the class counts add up exactly, so the order
+    of tied values is immaterial: every tree, node for node, is the tree
+    grown alone on its rows, even on data with many ties (iris, and a column
+    of three values; three outputs)."""
+    X, y = _iris()
+    X = np.column_stack([X, np.arange(len(y)) % 3])
+    Y = np.column_stack([y, y % 2, (X[:, 0] > 5.8).astype(int)])
+    for target in (y, Y):
+        forest = RandomForestClassifier(
+            n_estimators=6, criterion=criterion, random_state=0
+        ).fit(X, target)
+        for tree, drawn in zip(forest.estimators_, forest.estimators_samples_):
+            counts = np.bincount(drawn, minlength=len(y))
+            rows = np.flatnonzero(counts)
+            alone = DecisionTreeClassifier(**tree.get_params()).fit(
+                X[rows], target[rows], sample_weight=counts[rows]
+            )
+            for field in ("feature", "threshold", "value", "impurity"):
+                np.testing.assert_array_equal(
+                    getattr(tree.tree_, field), getattr(alone.tree_, field)
+                )
+
+
 def test_a_forest_that_searches_every_feature_without_bootstrap_is_one_tree():
     X, y = _friedman()
     forest = RandomForestRegressor(

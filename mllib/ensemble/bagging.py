@@ -231,10 +231,13 @@ class BaseBagging(BaseEstimator):
             member_weight = np.bincount(drawn, minlength=n) * fit_weight
             if "sample_weight" in inspect.signature(member.fit).parameters:
                 in_bag = np.flatnonzero(member_weight)
-                member.fit(
-                    X[np.ix_(in_bag, features)],
-                    y[in_bag],
-                    sample_weight=member_weight[in_bag].astype(float),
+                self._fit_member(
+                    member,
+                    X,
+                    y,
+                    in_bag,
+                    features,
+                    member_weight[in_bag].astype(float),
                 )
             else:
                 member.fit(X[np.ix_(drawn, features)], y[drawn])
@@ -244,6 +247,13 @@ class BaseBagging(BaseEstimator):
         if self.oob_score:
             self._set_oob_score(X, y)
         return self
+
+    def _fit_member(self, member, X, y, rows, features, sample_weight):
+        """Fit ``member`` on the ``rows`` and ``features`` of ``X`` and the
+        ``rows`` of ``y``, weighted by ``sample_weight``."""
+        member.fit(
+            X[np.ix_(rows, features)], y[rows], sample_weight=sample_weight
+        )
 
     def _member_outputs(self, X):
         """Each member's prediction on its own features: a generator of

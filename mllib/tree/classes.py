@@ -50,9 +50,10 @@ class BaseDecisionTree(BaseEstimator):
         tags.target_tags.multi_output = True
         return tags
 
-    def _grow(self, X, y, sample_weight, n_classes):
+    def _grow(self, X, y, sample_weight, n_classes, order=None):
         """Validate the parameters, grow ``tree_`` on the encoded targets
-        ``y`` (n_samples, n_outputs) and prune it; return self."""
+        ``y`` (n_samples, n_outputs) and prune it; return self. ``order``:
+        as in :func:`~mllib.tree.builder.grow_tree`."""
         allowed = REGRESSION if n_classes is None else tuple(CLASSIFICATION)
         if self.criterion not in allowed:
             raise ValueError(
@@ -89,6 +90,7 @@ class BaseDecisionTree(BaseEstimator):
             max_features=self.max_features_,
             rng=check_random_state(self.random_state),
             max_leaf_nodes=max_leaf_nodes,
+            order=order,
         )
         if ccp_alpha > 0:  # the pruned tree is in preorder, as scikit-learn's
             self.tree_ = pruning.prune(self.tree_.preorder(), ccp_alpha)
@@ -237,6 +239,11 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
     def fit(self, X, y, sample_weight=None):
         """Grow (and prune) the tree on ``X`` (n_samples, n_features) and
         labels ``y``; return self."""
+        return self._fit(X, y, sample_weight)
+
+    def _fit(self, X, y, sample_weight=None, order=None):
+        """:meth:`fit`, given the rows sorted by each feature if ``order`` is
+        not None (:func:`~mllib.tree.builder.grow_tree`; a forest's)."""
         X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True)
         if y.ndim == 2:  # so that a message names the type of the whole y
             check_classification_targets(y)  # ("continuous-multioutput")
@@ -256,7 +263,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         else:
             self.classes_, self.n_classes_ = list(classes), np.array(n_classes)
         return self._grow(
-            X, np.stack(y_index, axis=1), sample_weight, n_classes
+            X, np.stack(y_index, axis=1), sample_weight, n_classes, order
         )
 
     def predict_proba(self, X):
@@ -332,13 +339,18 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
     def fit(self, X, y, sample_weight=None):
         """Grow (and prune) the tree on ``X`` (n_samples, n_features) and real
         targets ``y``; return self."""
+        return self._fit(X, y, sample_weight)
+
+    def _fit(self, X, y, sample_weight=None, order=None):
+        """:meth:`fit`, given the rows sorted by each feature if ``order`` is
+        not None (:func:`~mllib.tree.builder.grow_tree`; a forest's)."""
         X, y = validate_data(
             self, X, y, dtype=np.float64, y_numeric=True, multi_output=True
         )
         self.n_outputs_ = 1 if y.ndim == 1 else y.shape[1]
         # as scikit-learn's trees: numbers written as strings are numbers
         y = np.asarray(y, dtype=np.float64).reshape(len(y), -1)
-        return self._grow(X, y, sample_weight, None)
+        return self._grow(X, y, sample_weight, None, order)
 
     def predict(self, X):
         """The mean training targets of the leaf each row reaches, shape

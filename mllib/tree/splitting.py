@@ -120,6 +120,10 @@ def split_segments(
     before = left[..., starts[:-1] - 1]  # what precedes each node ...
     before[..., 0] = 0.0  # ... (nothing, for the first)
     left -= each(before)
+    # integer counts (integral weights, summed exactly above) are exact in
+    # floating point too, and the float arithmetic below is faster than
+    # NumPy's on integers (the divisions cast them): the same numbers
+    left = left.astype(float, copy=False)
     total = left[..., starts[1:] - 1]  # each node's statistic
     right = each(total) - left
     if criterion == "squared_error":  # summed over the outputs
