@@ -4,12 +4,17 @@ scikit-learn's or by its definition."""
 
 import numpy as np
 import pytest
+from scipy import sparse
 from sklearn import dummy as sk_dummy
 from sklearn import ensemble as sk_ensemble
 from sklearn import linear_model as sk_linear_model
 from sklearn import multiclass as sk_multiclass
 from sklearn import neighbors as sk_neighbors
-from sklearn.datasets import make_classification, make_regression
+from sklearn.datasets import (
+    load_diabetes,
+    make_classification,
+    make_regression,
+)
 from sklearn.metrics import accuracy_score
 from sklearn.model_selection import GridSearchCV as SkGridSearchCV
 
@@ -17,7 +22,14 @@ from mllib.decomposition import PCA
 from mllib.dummy import DummyClassifier
 from mllib.ensemble import AdaBoostClassifier, GradientBoostingClassifier
 from mllib.ensemble import GradientBoostingRegressor
-from mllib.linear_model import LogisticRegression, Ridge
+from mllib.linear_model import (
+    ElasticNet,
+    Lasso,
+    LogisticRegression,
+    Ridge,
+    enet_path,
+    lasso_path,
+)
 from mllib.metrics import accuracy_score as mllib_accuracy
 from mllib.model_selection import GridSearchCV
 from mllib.multiclass import OneVsOneClassifier, OneVsRestClassifier
@@ -167,3 +179,21 @@ def test_ridge_reports_no_iterations_like_scikit_learns_direct_solvers():
     X, y = make_regression(30, 4, random_state=3)
     assert Ridge().fit(X, y).n_iter_ is None
     assert sk_linear_model.Ridge().fit(X, y).n_iter_ is None
+
+
+def test_coordinate_descent_paths_and_sparse_coef():
+    """ElasticNet.path and Lasso.path are the path functions, and
+    sparse_coef_ is coef_ in CSR form, as in scikit-learn."""
+    X, y = load_diabetes(return_X_y=True)
+    assert ElasticNet.path is enet_path and Lasso.path is lasso_path
+    for ours, theirs in [
+        (ElasticNet(alpha=0.1), sk_linear_model.ElasticNet(alpha=0.1)),
+        (Lasso(alpha=0.1), sk_linear_model.Lasso(alpha=0.1)),
+    ]:
+        ours.fit(X, y)
+        theirs.fit(X, y)
+        assert sparse.issparse(ours.sparse_coef_)
+        assert ours.sparse_coef_.shape == theirs.sparse_coef_.shape
+        np.testing.assert_array_equal(
+            ours.sparse_coef_.toarray().ravel(), ours.coef_
+        )

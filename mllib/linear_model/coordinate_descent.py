@@ -64,6 +64,7 @@ the gap, Fercoq, Gramfort & Salmon (2015), arXiv:1505.03410.
 import warnings
 
 import numpy as np
+from scipy import sparse
 from scipy.linalg.blas import dasum, daxpy, ddot, idamax
 from sklearn.utils import check_X_y
 from sklearn.utils.validation import validate_data
@@ -341,6 +342,8 @@ class ElasticNet(LinearModel):
     Attributes
     ----------
     coef_ : ndarray of shape (n_features,)
+    sparse_coef_ : scipy.sparse.csr_matrix of shape (1, n_features)
+        ``coef_``, stored sparse.
     intercept_ : float
     n_iter_ : int
         Sweeps performed.
@@ -352,7 +355,9 @@ class ElasticNet(LinearModel):
     Notes
     -----
     Same objective and parameters as ``sklearn.linear_model.ElasticNet`` (dense
-    input, cyclic selection); coefficients agree to the tolerance.
+    input, cyclic selection); coefficients agree to the tolerance. The path
+    of fits over a grid of ``alpha`` is ``ElasticNet.path``, that is
+    :func:`enet_path` (``Lasso.path`` is :func:`lasso_path`).
     """
 
     def __init__(
@@ -402,6 +407,12 @@ class ElasticNet(LinearModel):
         self.dual_gap_ = gap / n_samples
         self._set_intercept(X_offset, y_offset)
         return self
+
+    @property
+    def sparse_coef_(self):
+        """``coef_`` as a ``scipy.sparse`` CSR matrix of shape (1,
+        n_features), as scikit-learn offers it."""
+        return sparse.csr_matrix(self.coef_)
 
     def _starting_point(self, n_features):
         """Zero, or the previous fit's coefficients with ``warm_start``."""
@@ -574,3 +585,8 @@ def lasso_path(
         max_iter=max_iter,
         tol=tol,
     )
+
+
+# scikit-learn's estimators carry their path functions
+ElasticNet.path = staticmethod(enet_path)
+Lasso.path = staticmethod(lasso_path)
