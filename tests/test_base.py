@@ -10,7 +10,11 @@ from mllib.exceptions import NotFittedError
 
 def test_get_set_params_and_repr():
     est = DummyRegressor(strategy="median")
-    assert est.get_params() == {"strategy": "median", "constant": None}
+    assert est.get_params() == {
+        "strategy": "median",
+        "constant": None,
+        "quantile": None,
+    }
     assert repr(est) == "DummyRegressor(strategy='median')"
     assert est.set_params(strategy="constant", constant=2.0) is est
     assert est.constant == 2.0
@@ -98,7 +102,8 @@ def test_bad_strategy_and_missing_constant():
     X, y = np.ones((3, 1)), np.arange(3.0)
     with pytest.raises(ValueError, match="strategy must be"):
         DummyRegressor(strategy="mode").fit(X, y)
-    with pytest.raises(ValueError, match="pass constant="):
+    # a missing value is a TypeError, as in scikit-learn
+    with pytest.raises(TypeError, match="pass constant="):
         DummyRegressor(strategy="constant").fit(X, y)
     with pytest.raises(ValueError, match="strategy must be"):
         DummyClassifier(strategy="uniform").fit(X, [0, 1, 0])
