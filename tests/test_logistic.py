@@ -904,6 +904,35 @@ def test_many_degenerate_problems_no_crash_and_no_worse_than_sklearn(
         assert F_ours <= F_ref + slack, seed
 
 
+@pytest.mark.parametrize(
+    "solver, l1_ratio",
+    [("saga", 0.0), ("saga", 0.5), ("saga", 1.0), ("liblinear", 0.0)]
+    + [("liblinear", 1.0)],
+)
+def test_saga_and_liblinear_survive_degenerate_problems(solver, l1_ratio):
+    """The same tiny problems (ties, duplicates, constant and collinear
+    columns, separable classes, C down to 1e-4): no crash, finite
+    parameters, labels from y. (Their objectives: test_logistic_saga.py
+    and test_logistic_liblinear.py.)"""
+    for seed in range(60):
+        X, y = degenerate_classification_problems(seed)
+        C = 10.0 ** np.random.default_rng(seed).uniform(-4, 2)
+        model = LogisticRegression(
+            C=C, l1_ratio=l1_ratio, solver=solver, random_state=seed
+        )
+        if len(np.unique(y)) < 2 or (
+            solver == "liblinear" and len(np.unique(y)) > 2
+        ):
+            with pytest.raises(ValueError):
+                model.fit(X, y)
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            model.fit(X, y)
+        assert np.all(np.isfinite(parameters(model))), seed
+        assert set(model.predict(X)) <= set(y), seed
+
+
 # --- sparse X ----------------------------------------------------------------------------
 
 
