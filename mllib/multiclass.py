@@ -27,7 +27,6 @@ from sklearn.base import (
     clone,
 )
 from sklearn.utils import get_tags
-from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -35,7 +34,7 @@ from .output_code import (
     OutputCodeClassifier,  # noqa: F401 (sklearn's home)
     _ConstantPredictor,
 )
-from .validation import encode_classes
+from .validation import available_if, encode_classes
 
 
 def _binary_score(estimator, X):
@@ -116,13 +115,19 @@ class _Reduction(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
 
 
 def _base_has(method):
-    """For ``available_if``: whether the fitted binary classifiers (or,
-    before ``fit``, the base estimator) have ``method``, as scikit-learn's
-    wrappers decide which methods they offer."""
+    """The check of a method the wrapper offers only when the fitted binary
+    classifiers (before ``fit``, the base estimator) have it, as in
+    scikit-learn."""
 
     def check(self):
         fitted = getattr(self, "estimators_", None)
-        return hasattr(fitted[0] if fitted else self.estimator, method)
+        base = fitted[0] if fitted else self.estimator
+        if not hasattr(base, method):
+            raise AttributeError(
+                f"This {type(self).__name__} has no {method}: "
+                f"{type(base).__name__} has none."
+            )
+        return True
 
     return check
 

@@ -20,8 +20,6 @@ ALLOWED_MODULES = {
     "sklearn.utils": "public helpers and the Tags dataclasses",
     "sklearn.utils.validation": "validate_data, check_is_fitted, ...",
     "sklearn.utils.multiclass": "type_of_target and the label checks",
-    "sklearn.utils.metaestimators": "available_if: a wrapper's methods are "
-    "those of what it wraps",
     "sklearn.exceptions": "NotFittedError, ConvergenceWarning, ...",
 }
 
